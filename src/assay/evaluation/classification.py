@@ -1,0 +1,289 @@
+"""Every label-based metric of a confusion matrix, each with its interval.
+
+Which interval a figure gets follows from what it is:
+
+* a binomial proportion (accuracy, recall, precision, ...): the chosen
+  proportion interval, Wilson by default;
+* kappa: the large-sample interval of Fleiss, Cohen & Everitt (1969);
+* the likelihood ratios: Katz's log interval of a ratio of proportions; the
+  diagnostic odds ratio: Woolf's log interval;
+* anything else (F1, MCC, balanced accuracy, macro averages, ...): a percentile
+  bootstrap that redraws the matrix, seeded, one pass shared by all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from assay.inference.binomial import NIRTestResult, accuracy_vs_nir
+from assay.inference.bootstrap import BootstrapSettings, bootstrap_matrix_ci
+from assay.inference.estimate import ConfidenceInterval, Estimate
+from assay.inference.kappa import KappaResult, kappa_test
+from assay.inference.mcnemar import McNemarResult, mcnemar
+from assay.inference.proportion import proportion_bounds
+from assay.inference.ratios import odds_ratio_ci, risk_ratio_ci
+from assay.metrics.confusion import (
+    BINARY_METRICS,
+    MATRIX_METRICS,
+    BinaryMetric,
+    Cells,
+    MatrixMetric,
+    expected_random,
+    fbeta,
+    one_vs_rest,
+)
+from assay.summaries.confusion import ConfusionCounts
+
+__all__ = ["ConfusionAnalysis", "analyse_confusion", "PER_CLASS_METRICS", "AVERAGED_METRICS"]
+
+PER_CLASS_METRICS = ("precision", "recall", "f1", "specificity", "npv", "fpr", "fnr", "fdr")
+AVERAGED_METRICS = ("precision", "recall", "f1")
+
+
+@dataclass(frozen=True)
+class ConfusionAnalysis:
+    """Estimates of a confusion matrix, ready to render."""
+
+    metrics: dict[str, Estimate]
+    per_class: dict[str, dict[str, Any]]
+    averages: dict[str, dict[str, Estimate]]
+    tests: dict[str, NIRTestResult | McNemarResult | KappaResult]
+    matrices: dict[str, list[list[float | None]]]
+
+
+class _Pending:
+    """Collects statistics whose interval comes from the one shared bootstrap."""
+
+    def __init__(self) -> None:
+        self.functions: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
+        self.values: dict[str, float] = {}
+
+    def add(self, key: str, value: float, fn: Callable[[np.ndarray], np.ndarray]) -> str:
+        self.functions[key] = fn
+        self.values[key] = value
+        return key
+
+
+def _fbeta_metric(beta: float) -> BinaryMetric:
+    return BinaryMetric(
+        "fbeta",
+        f"F-beta score (beta = {beta:g})",
+        "(1 + b²) TP / ((1 + b²) TP + b² FN + FP)",
+        lambda c: fbeta(c, beta),
+        BINARY_METRICS["f1"].undefined,
+    )
+
+
+def _binary_estimate(
+    spec: BinaryMetric,
+    cells: Cells,
+    cells_of: Callable[[np.ndarray], Cells],
+    P: str,
+    N: str,
+    key: str,
+    pending: _Pending,
+    confidence: float,
+    interval: str,
+) -> Estimate | str:
+    """An Estimate, or the bootstrap key under which its interval will come."""
+    value = float(spec.compute(cells))
+    if not np.isfinite(value):
+        return Estimate.undefined(spec.undefined(cells, P, N) or "undefined")
+    if spec.kind == "proportion" and spec.proportion is not None:
+        k, n = spec.proportion(cells)
+        low, high = proportion_bounds(k, n, confidence=confidence, method=interval)
+        return Estimate(value, ConfidenceInterval(float(low), float(high)), interval)
+    if spec.kind == "risk-ratio":
+        if spec.name == "lr_positive":
+            ci = risk_ratio_ci(float(cells.tp), float(cells.positives), float(cells.fp), float(cells.negatives),
+                               confidence=confidence)
+        else:
+            ci = risk_ratio_ci(float(cells.fn), float(cells.positives), float(cells.tn), float(cells.negatives),
+                               confidence=confidence)
+        note = None if ci else "no interval: the log method needs every count in the ratio to be positive"
+        return Estimate(value, ci, "katz-log", note)
+    if spec.kind == "odds-ratio":
+        ci = odds_ratio_ci(float(cells.tp), float(cells.fn), float(cells.fp), float(cells.tn), confidence=confidence)
+        note = None if ci else "no interval: the log method needs every cell to be positive"
+        return Estimate(value, ci, "woolf-log", note)
+    return pending.add(key, value, lambda stack: spec.compute(cells_of(stack)))
+
+
+def _matrix_estimate(
+    spec: MatrixMetric, counts: np.ndarray, key: str, pending: _Pending, confidence: float, interval: str,
+    kappa: KappaResult,
+) -> Estimate | str:
+    value = float(spec.compute(counts))
+    if not np.isfinite(value):
+        return Estimate.undefined(spec.undefined(counts) or "undefined")
+    if spec.kind == "proportion" and spec.proportion is not None:
+        k, n = spec.proportion(counts)
+        low, high = proportion_bounds(k, n, confidence=confidence, method=interval)
+        return Estimate(value, ConfidenceInterval(float(low), float(high)), interval)
+    if spec.kind == "kappa":
+        note = "no interval: the standard error is 0 (perfect agreement)" if kappa.se == 0 else None
+        return Estimate(value, None if note else kappa.ci, kappa.method, note)
+    if spec.kind == "descriptive":
+        return Estimate(value)
+    return pending.add(key, value, spec.compute)
+
+
+def _average(values: list[Any], weights: np.ndarray | None, labels: tuple[str, ...], what: str) -> tuple[float, str | None]:
+    """Mean of per-class values (weighted or not); NaN and a reason if one is undefined."""
+    vals = np.array([np.nan if isinstance(v, Estimate) and v.value is None else
+                     (v.value if isinstance(v, Estimate) else v) for v in values], dtype=np.float64)
+    if weights is None:
+        bad = np.flatnonzero(np.isnan(vals))
+        if bad.size:
+            return float("nan"), f"{what} is undefined for class {labels[bad[0]]!r}"
+        return float(vals.mean()), None
+    used = weights > 0
+    bad = np.flatnonzero(np.isnan(vals) & used)
+    if bad.size:
+        return float("nan"), f"{what} is undefined for class {labels[bad[0]]!r}"
+    return float((vals[used] * weights[used]).sum() / weights[used].sum()), None
+
+
+def _matrices(cm: ConfusionCounts) -> dict[str, list[list[float | None]]]:
+    m = cm.counts.astype(np.float64)
+    rows = m.sum(axis=1, keepdims=True)
+    cols = m.sum(axis=0, keepdims=True)
+    n = m.sum()
+
+    def listed(a: np.ndarray) -> list[list[float | None]]:
+        return [[None if not np.isfinite(x) else float(x) for x in row] for row in a]
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {
+            "actual_by_predicted": cm.counts.tolist(),
+            "normalized_by_actual": listed(np.where(rows > 0, m / np.where(rows > 0, rows, 1), np.nan)),
+            "normalized_by_predicted": listed(np.where(cols > 0, m / np.where(cols > 0, cols, 1), np.nan)),
+            "joint": listed(m / n),
+            "expected_random": listed(expected_random(m)),
+        }
+
+
+def analyse_confusion(
+    cm: ConfusionCounts,
+    *,
+    positive: str | None,
+    confidence: float,
+    interval: str,
+    beta: float = 1.0,
+    bootstrap: BootstrapSettings = BootstrapSettings(),
+) -> ConfusionAnalysis:
+    """All metrics, per-class values, averages and tests of a confusion matrix.
+
+    Inputs validated: ``cm`` has instances of at least two actual classes, and
+    ``positive`` (binary only) is one of its labels.
+    """
+    counts = cm.counts
+    labels = cm.labels
+    k = len(labels)
+    pending = _Pending()
+    kappa = kappa_test(counts, confidence=confidence)
+    binary_specs = dict(BINARY_METRICS)
+    if beta != 1.0:
+        binary_specs["fbeta"] = _fbeta_metric(beta)
+
+    metrics: dict[str, Estimate | str] = {}
+    if positive is not None:
+        p = labels.index(positive)
+        neg = labels[1 - p]
+        cells = one_vs_rest(counts, p)
+        P, N = f"positives ({positive!r})", f"negatives ({neg!r})"
+        for name, spec in binary_specs.items():
+            metrics[name] = _binary_estimate(
+                spec, cells, lambda s, p=p: one_vs_rest(s, p), P, N, f"metrics.{name}", pending,
+                confidence, interval,
+            )
+        for name in ("kappa", "chance_agreement", "no_information_rate"):
+            metrics[name] = _matrix_estimate(MATRIX_METRICS[name], counts, f"metrics.{name}", pending,
+                                             confidence, interval, kappa)
+    else:
+        for name, spec in MATRIX_METRICS.items():
+            metrics[name] = _matrix_estimate(spec, counts, f"metrics.{name}", pending, confidence, interval, kappa)
+
+    per_class: dict[str, dict[str, Any]] = {}
+    actual = counts.sum(axis=1)
+    predicted = counts.sum(axis=0)
+    class_metrics = PER_CLASS_METRICS + (("fbeta",) if beta != 1.0 else ())
+    for j, label in enumerate(labels):
+        cells = one_vs_rest(counts, j)
+        other = f"{labels[1 - j]!r}" if k == 2 else "other classes"
+        entry: dict[str, Any] = {}
+        for name in class_metrics:
+            entry[name] = _binary_estimate(
+                binary_specs[name], cells, lambda s, j=j: one_vs_rest(s, j), repr(label), other,
+                f"per_class.{j}.{name}", pending, confidence, interval,
+            )
+        entry["support"] = int(actual[j])
+        entry["predicted"] = int(predicted[j])
+        per_class[label] = entry
+
+    averages: dict[str, dict[str, Estimate | str]] = {"micro": {}, "macro": {}, "weighted": {}}
+    pooled = one_vs_rest(counts)
+    micro = Cells(pooled.tp.sum(), pooled.fp.sum(), pooled.fn.sum(), pooled.tn.sum())
+
+    def pooled_cells(stack: np.ndarray) -> Cells:
+        c = one_vs_rest(stack)
+        return Cells(c.tp.sum(-1), c.fp.sum(-1), c.fn.sum(-1), c.tn.sum(-1))
+
+    averaged = AVERAGED_METRICS + (("fbeta",) if beta != 1.0 else ())
+    for name in averaged:
+        spec = binary_specs[name]
+        averages["micro"][name] = _binary_estimate(
+            spec, micro, pooled_cells, "instances", "instances", f"averages.micro.{name}", pending,
+            confidence, interval,
+        )
+        raw = [per_class[label][name] for label in labels]
+        raw_values = [pending.values[v] if isinstance(v, str) else v for v in raw]
+        for kind, weights in (("macro", None), ("weighted", actual.astype(np.float64))):
+            value, note = _average(raw_values, weights, labels, name)
+            if note:
+                averages[kind][name] = Estimate.undefined(note)
+                continue
+
+            def fn(stack: np.ndarray, spec: BinaryMetric = spec, kind: str = kind) -> np.ndarray:
+                v = spec.compute(one_vs_rest(stack))
+                if kind == "macro":
+                    return v.mean(axis=-1)
+                w = stack.sum(axis=-1).astype(np.float64)
+                used = w > 0
+                total = np.where(used, v * w, 0.0).sum(axis=-1) / w.sum(axis=-1)
+                return np.where((np.isnan(v) & used).any(axis=-1), np.nan, total)
+
+            averages[kind][name] = pending.add(f"averages.{kind}.{name}", value, fn)
+
+    intervals = bootstrap_matrix_ci(counts, pending.functions, confidence=confidence, settings=bootstrap) \
+        if pending.functions else {}
+
+    def resolve(v: Estimate | str) -> Estimate:
+        if isinstance(v, Estimate):
+            return v
+        b = intervals[v]
+        return Estimate(pending.values[v], b.ci, "bootstrap-percentile", b.note)
+
+    tests: dict[str, Any] = {
+        "accuracy_vs_nir": accuracy_vs_nir(int(np.trace(counts)), int(counts.sum()),
+                                           float(actual.max() / counts.sum())),
+        "kappa": kappa,
+    }
+    if positive is not None:
+        p = labels.index(positive)
+        # off-diagonal cells: false negatives (actual positive) and false positives
+        fn_count, fp_count = int(counts[p, 1 - p]), int(counts[1 - p, p])
+        tests["mcnemar"] = mcnemar([[0, fn_count], [fp_count, 0]], method="chi2-corrected")
+
+    return ConfusionAnalysis(
+        metrics={name: resolve(v) for name, v in metrics.items()},
+        per_class={label: {name: (resolve(v) if isinstance(v, (Estimate, str)) else v) for name, v in entry.items()}
+                   for label, entry in per_class.items()},
+        averages={kind: {name: resolve(v) for name, v in group.items()} for kind, group in averages.items()},
+        tests=tests,
+        matrices=_matrices(cm),
+    )

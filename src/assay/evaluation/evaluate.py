@@ -1,0 +1,356 @@
+"""``assay.evaluate``: predictions in, the whole analysis out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from assay.errors import InvalidInput
+from assay.evaluation.classification import analyse_confusion
+from assay.evaluation.result import Evaluation
+from assay.inference.bootstrap import BootstrapSettings
+from assay.inference.distributions import check_confidence
+from assay.inference.proportion import ProportionMethod, check_proportion_method
+from assay.inputs import as_proba, as_scores, canonical_label, encode_labels, name_of
+from assay.summaries.confusion import ConfusionCounts
+
+__all__ = ["evaluate", "evaluate_confusion", "choose_positive", "DEFAULT_THRESHOLD"]
+
+DEFAULT_THRESHOLD = 0.5
+"""The threshold on probabilities when none is given: positive iff p >= 0.5."""
+
+POSITIVE_WORDS = frozenset(
+    {"1", "+1", "true", "t", "yes", "y", "pos", "positive", "case", "event", "present", "abnormal",
+     "disease", "diseased", "sick", "fraud", "spam", "malignant", "poor", "bad", "default", "churn"}
+)
+"""Labels that name the positive class when the user does not say which."""
+
+
+def choose_positive(
+    labels: Sequence[str], *, positive: Any = None, score_name: str | None = None
+) -> tuple[str, str]:
+    """The positive class of a two-class problem, and why it was chosen.
+
+    In order: the one asked for; the class a score column is named after; the
+    one label that reads as positive (1, true, yes, pos, ...); else the second
+    label in sorted order, as scikit-learn does with {0, 1} and {-1, 1}.
+
+    Examples
+    --------
+    >>> choose_positive(("neg", "pos"))
+    ('pos', "'pos' reads as the positive class")
+    >>> choose_positive(("Class1", "Class2"), score_name="Class1")[0]
+    'Class1'
+    """
+    if positive is not None:
+        return canonical_label(positive, labels), "as asked"
+    if score_name is not None and score_name in labels:
+        return score_name, f"the score column is named {score_name!r}"
+    marked = [label for label in labels if label.strip().lower() in POSITIVE_WORDS]
+    if len(marked) == 1:
+        return marked[0], f"{marked[0]!r} reads as the positive class"
+    return labels[-1], f"{labels[-1]!r} is the second class in sorted order (choose with positive=)"
+
+
+def _check_options(confidence: float, interval: str, beta: float, bootstrap: int, seed: int) -> tuple[float, BootstrapSettings]:
+    try:
+        confidence = check_confidence(confidence)
+    except ValueError as e:
+        raise InvalidInput(str(e), field="confidence") from None
+    check_proportion_method(interval)
+    if not (isinstance(beta, (int, float)) and np.isfinite(beta) and beta > 0):
+        raise InvalidInput(f"must be a positive number, got {beta!r}", field="beta")
+    if int(bootstrap) != bootstrap or bootstrap < 100:
+        raise InvalidInput(f"must be a whole number of at least 100 resamples, got {bootstrap!r}", field="bootstrap")
+    return confidence, BootstrapSettings(int(bootstrap), int(seed))
+
+
+def _require_two_classes(true_codes: np.ndarray, labels: tuple[str, ...], field: str = "y_true") -> None:
+    present = np.flatnonzero(np.bincount(true_codes, minlength=len(labels)))
+    if len(true_codes) == 0:
+        raise InvalidInput("no instances to evaluate", field=field)
+    if present.size < 2:
+        raise InvalidInput(
+            f"has a single class ({labels[present[0]]!r}); at least two classes are needed to evaluate a classifier",
+            field=field,
+        )
+
+
+def evaluate(
+    y_true: Any,
+    *,
+    y_pred: Any = None,
+    y_score: Any = None,
+    y_proba: Any = None,
+    labels: Sequence[Any] | None = None,
+    positive: Any = None,
+    threshold: float | None = None,
+    confidence: float = 0.95,
+    interval: ProportionMethod = "wilson",
+    beta: float = 1.0,
+    bootstrap: int = 2000,
+    seed: int = 0,
+    score_name: str | None = None,
+) -> Evaluation:
+    """Evaluate a classifier's predictions: every metric with its interval, and the tests.
+
+    Give the truth and exactly one of ``y_pred``, ``y_score`` or ``y_proba``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: strings or numbers (``1``, ``1.0`` and ``"1"`` are one
+        class). Lists, numpy arrays, pandas and polars series are accepted.
+    y_pred : array-like of shape (n,), optional
+        The predicted classes.
+    y_score : array-like of shape (n,), optional
+        Scores or probabilities of the positive class (two classes only); the
+        prediction is positive iff ``y_score >= threshold``.
+    y_proba : array-like of shape (n, k), data frame or mapping, optional
+        One probability column per class: a data frame whose column names are the
+        classes, a mapping of class to column, or a 2-d array with ``labels``
+        naming its columns. The prediction is the most probable class (the first
+        in label order on ties); with two classes, the positive class iff its
+        probability >= ``threshold``.
+    labels : sequence, optional
+        The classes in the order wanted; classes absent from the data are kept.
+    positive : label, optional
+        The positive class of a two-class problem. By default: the class a
+        ``y_score`` series is named after, else the one label that reads as
+        positive (1, true, yes, pos, ...), else the second in sorted order. The
+        result's ``notes`` say which rule chose it.
+    threshold : float, optional
+        For ``y_score`` and two-class ``y_proba``; default 0.5 for scores within
+        [0, 1], and required for other scores.
+    confidence : float, default 0.95
+        Confidence level of every interval and test.
+    interval : {"wilson", "clopper-pearson", "agresti-coull", "jeffreys", "normal"}
+        The interval for proportions (accuracy, recall, precision, ...).
+    beta : float, default 1
+        With beta != 1, F-beta is reported beside F1.
+    bootstrap : int, default 2000
+        Resamples for the intervals of F1, MCC, balanced accuracy and averages.
+    seed : int, default 0
+        Seed of the bootstrap: the same seed gives the same intervals.
+    score_name : str, optional
+        The name of the score column; when it names a class, that class is the
+        positive one (by default the name of a pandas or polars ``y_score``).
+
+    Returns
+    -------
+    Evaluation
+        ``.metrics``, ``.per_class``, ``.averages``, ``.tests``; ``.to_dict()``
+        is the JSON of ``assay report``.
+
+    Raises
+    ------
+    InvalidInput
+        On a missing value, lengths that differ, a single class in the truth, an
+        unknown positive label, scores that are not finite numbers, ...: the
+        message names the argument, the first bad position and its value.
+
+    Examples
+    --------
+    Seed 000: five objects, the second and fifth negative, thresholded at 0.6.
+
+    >>> r = evaluate([1, 0, 1, 1, 0], y_score=[0.7, 0.4, 0.8, 0.7, 0.3], threshold=0.6)
+    >>> r.confusion.counts.tolist()
+    [[2, 0], [0, 3]]
+    >>> r["recall"].value, r["fpr"].value
+    (1.0, 0.0)
+    """
+    confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
+    given = [name for name, v in (("y_pred", y_pred), ("y_score", y_score), ("y_proba", y_proba)) if v is not None]
+    if len(given) != 1:
+        raise InvalidInput("give exactly one of y_pred, y_score or y_proba" +
+                           (f" (got {', '.join(given)})" if given else ""))
+    notes: list[str] = []
+    chosen_positive: str | None = None
+    used_threshold: float | None = None
+
+    if y_pred is not None:
+        if threshold is not None:
+            raise InvalidInput("threshold applies to y_score or y_proba, not to predicted labels", field="threshold")
+        enc = encode_labels({"y_true": y_true, "y_pred": y_pred}, labels=labels)
+        true_codes, pred_codes = enc.codes["y_true"], enc.codes["y_pred"]
+        all_labels = enc.labels
+        _require_two_classes(true_codes, all_labels)
+        if len(all_labels) == 2:
+            chosen_positive, why = choose_positive(all_labels, positive=positive)
+            notes.append(f"positive class {chosen_positive!r}: {why}")
+    else:
+        if y_score is not None:
+            enc = encode_labels({"y_true": y_true}, labels=labels)
+            all_labels = enc.labels
+            true_codes = enc.codes["y_true"]
+            _require_two_classes(true_codes, all_labels)
+            if len(all_labels) != 2:
+                raise InvalidInput(
+                    f"has {len(all_labels)} classes; a single score column needs two (give y_proba instead)",
+                    field="y_true",
+                )
+            scores = as_scores(y_score, "y_score")
+            if len(scores) != len(true_codes):
+                raise InvalidInput(f"has {len(scores)} values but y_true has {len(true_codes)}", field="y_score")
+            chosen_positive, why = choose_positive(all_labels, positive=positive,
+                                                   score_name=score_name or name_of(y_score))
+            notes.append(f"positive class {chosen_positive!r}: {why}")
+        else:
+            matrix, columns = as_proba(y_proba, labels=labels)
+            column_labels = encode_labels({"y_proba columns": columns}).labels
+            if len(column_labels) != len(columns):
+                raise InvalidInput(f"repeated class among the columns {columns}", field="y_proba")
+            enc = encode_labels({"y_true": y_true, "y_proba columns": columns}, labels=column_labels)
+            order = np.argsort(enc.codes["y_proba columns"])
+            matrix = matrix[:, order]
+            all_labels = enc.labels
+            true_codes = enc.codes["y_true"]
+            if matrix.shape[0] != len(true_codes):
+                raise InvalidInput(f"has {matrix.shape[0]} rows but y_true has {len(true_codes)}", field="y_proba")
+            _require_two_classes(true_codes, all_labels)
+            if len(all_labels) == 2:
+                chosen_positive, why = choose_positive(all_labels, positive=positive)
+                notes.append(f"positive class {chosen_positive!r}: {why}")
+                scores = matrix[:, all_labels.index(chosen_positive)]
+            else:
+                if threshold is not None:
+                    raise InvalidInput("threshold applies to two classes; with more, the most probable class "
+                                       "is predicted", field="threshold")
+                pred_codes = np.argmax(matrix, axis=1)
+        if chosen_positive is not None:
+            used_threshold = _resolve_threshold(threshold, scores)
+            p = all_labels.index(chosen_positive)
+            pred_codes = np.where(scores >= used_threshold, p, 1 - p)
+
+    if positive is not None and chosen_positive is None:
+        raise InvalidInput(
+            f"a positive class applies to two-class data; these data have {len(all_labels)} classes", field="positive"
+        )
+    cm = ConfusionCounts.from_codes(true_codes, pred_codes, labels=all_labels)
+    return _evaluation(cm, chosen_positive, used_threshold, confidence, interval, beta, settings, notes)
+
+
+def _resolve_threshold(threshold: float | None, scores: np.ndarray) -> float:
+    if threshold is None:
+        low, high = float(scores.min()), float(scores.max())
+        if low < 0.0 or high > 1.0:
+            raise InvalidInput(
+                f"scores range from {low:g} to {high:g}, so they are not probabilities: give a threshold",
+                field="threshold",
+            )
+        return DEFAULT_THRESHOLD
+    try:
+        t = float(threshold)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"{threshold!r} is not a number", field="threshold") from None
+    if not np.isfinite(t):
+        raise InvalidInput(f"{threshold!r} is not a finite number", field="threshold")
+    return t
+
+
+def _evaluation(
+    cm: ConfusionCounts,
+    positive: str | None,
+    threshold: float | None,
+    confidence: float,
+    interval: str,
+    beta: float,
+    settings: BootstrapSettings,
+    notes: list[str],
+) -> Evaluation:
+    analysis = analyse_confusion(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
+                                 bootstrap=settings)
+    empty = [label for label, entry in analysis.per_class.items() if entry["support"] == 0]
+    if empty:
+        notes.append(f"no actual instances of {', '.join(repr(e) for e in empty)}")
+    return Evaluation(
+        task="binary" if len(cm.labels) == 2 else "multiclass",
+        confusion=cm,
+        analysis=analysis,
+        positive=positive,
+        threshold=threshold,
+        confidence=confidence,
+        interval=interval,
+        beta=float(beta),
+        bootstrap=settings,
+        notes=tuple(notes),
+    )
+
+
+def evaluate_confusion(
+    matrix: Any,
+    *,
+    labels: Sequence[Any] | None = None,
+    positive: Any = None,
+    confidence: float = 0.95,
+    interval: ProportionMethod = "wilson",
+    beta: float = 1.0,
+    bootstrap: int = 2000,
+    seed: int = 0,
+) -> Evaluation:
+    """Evaluate a confusion matrix given directly (rows actual, columns predicted).
+
+    Parameters
+    ----------
+    matrix : ConfusionCounts or array-like of shape (k, k)
+        Whole, non-negative counts. With an array, ``labels`` names the classes
+        (default ``"0"``, ``"1"``, ...).
+    labels, positive, confidence, interval, beta, bootstrap, seed
+        As for :func:`evaluate`.
+
+    Examples
+    --------
+    Seed 002, kappa example 2: 90% of class A; 80% accuracy, P(E) = 0.74.
+
+    >>> r = evaluate_confusion([[75, 15], [5, 5]], labels=["A", "B"], positive="B")
+    >>> round(r["chance_agreement"].value, 2), round(r["kappa"].value, 2)
+    (0.74, 0.23)
+    """
+    confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
+    if isinstance(matrix, ConfusionCounts):
+        cm = matrix if labels is None else matrix.with_labels([canonical_label(v, matrix.labels) for v in labels])
+    else:
+        counts = _as_counts(matrix)
+        k = counts.shape[0]
+        if labels is None:
+            names = tuple(str(i) for i in range(k))
+        else:
+            if len(labels) != k:
+                raise InvalidInput(f"{len(labels)} labels for a {k} x {k} matrix", field="labels")
+            names = encode_labels({"labels": list(labels)}, labels=list(labels)).labels
+        cm = ConfusionCounts(names, counts)
+    actual = cm.actual_totals
+    if cm.n == 0:
+        raise InvalidInput("the matrix has no instances", field="matrix")
+    present = np.flatnonzero(actual)
+    if present.size < 2:
+        raise InvalidInput(
+            f"every instance is of class {cm.labels[present[0]]!r}; at least two actual classes are needed",
+            field="matrix",
+        )
+    notes: list[str] = []
+    chosen: str | None = None
+    if len(cm.labels) == 2:
+        chosen, why = choose_positive(cm.labels, positive=positive)
+        notes.append(f"positive class {chosen!r}: {why}")
+    elif positive is not None:
+        raise InvalidInput(
+            f"a positive class applies to two-class data; this matrix has {len(cm.labels)} classes", field="positive"
+        )
+    return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes)
+
+
+def _as_counts(matrix: Any) -> np.ndarray:
+    try:
+        m = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidInput("expected a square table of counts", field="matrix") from None
+    if m.ndim != 2 or m.shape[0] != m.shape[1] or m.shape[0] < 2:
+        raise InvalidInput(f"expected a square table of counts (k x k, k >= 2), got shape {m.shape}", field="matrix")
+    bad = ~np.isfinite(m) | (m < 0) | (np.floor(m) != m)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise InvalidInput(f"cell ({i}, {j}) is {m[i, j]!r}, not a whole count >= 0", field="matrix")
+    return m.astype(np.int64)

@@ -1,0 +1,106 @@
+"""The result of ``assay.evaluate``: what ``assay report`` shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from assay.evaluation.classification import ConfusionAnalysis
+from assay.inference.bootstrap import BootstrapSettings
+from assay.inference.estimate import Estimate, finite_or_none
+from assay.summaries.confusion import ConfusionCounts
+
+__all__ = ["Evaluation"]
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A classifier's evaluation: the matrix, every metric with its interval, the tests.
+
+    ``to_dict()`` gives the JSON contract of ``assay report``; ``str()`` the
+    terminal summary.
+    """
+
+    task: Literal["binary", "multiclass"]
+    confusion: ConfusionCounts
+    analysis: ConfusionAnalysis
+    positive: str | None
+    threshold: float | None
+    confidence: float
+    interval: str
+    beta: float = 1.0
+    bootstrap: BootstrapSettings = BootstrapSettings()
+    notes: tuple[str, ...] = ()
+    source: dict[str, Any] = field(default_factory=dict)
+    ranking: Any = None
+    probabilistic: Any = None
+
+    # convenient views ---------------------------------------------------------
+
+    @property
+    def n(self) -> int:
+        return self.confusion.n
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return self.confusion.labels
+
+    @property
+    def metrics(self) -> dict[str, Estimate]:
+        return self.analysis.metrics
+
+    @property
+    def per_class(self) -> dict[str, dict[str, Any]]:
+        return self.analysis.per_class
+
+    @property
+    def averages(self) -> dict[str, dict[str, Estimate]]:
+        return self.analysis.averages
+
+    @property
+    def tests(self) -> dict[str, Any]:
+        return self.analysis.tests
+
+    def __getitem__(self, name: str) -> Estimate:
+        """``result["recall"]`` is ``result.metrics["recall"]``."""
+        return self.analysis.metrics[name]
+
+    # output -------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract of ``assay report`` (full precision; null for undefined)."""
+        return {
+            "task": self.task,
+            "n": self.n,
+            "labels": list(self.labels),
+            "positive": self.positive,
+            "threshold": finite_or_none(self.threshold),
+            "confidence": self.confidence,
+            "confusion": self.analysis.matrices,
+            "metrics": {name: e.to_dict() for name, e in self.metrics.items()},
+            "per_class": {
+                label: {name: (v.to_dict() if isinstance(v, Estimate) else v) for name, v in entry.items()}
+                for label, entry in self.per_class.items()
+            },
+            "averages": {kind: {name: e.to_dict() for name, e in group.items()} for kind, group in self.averages.items()},
+            "ranking": self.ranking.to_dict() if self.ranking is not None else None,
+            "probabilistic": self.probabilistic.to_dict() if self.probabilistic is not None else None,
+            "tests": {name: self._test_dict(name, t) for name, t in self.tests.items()},
+            "intervals": {
+                "proportion": self.interval,
+                "bootstrap": self.bootstrap.to_dict(),
+            },
+            "beta": self.beta,
+            "input": dict(self.source),
+            "notes": list(self.notes),
+        }
+
+    def _test_dict(self, name: str, test: Any) -> dict[str, Any]:
+        if name == "mcnemar":
+            return test.to_dict(self.confidence, what="false negatives and false positives")
+        return test.to_dict(self.confidence)
+
+    def __str__(self) -> str:
+        from assay.report.text import render_text
+
+        return render_text(self, color=False)

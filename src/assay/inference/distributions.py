@@ -1,0 +1,67 @@
+"""The few distribution functions inference needs, from ``scipy.special``.
+
+``scipy.stats`` costs about a second to import; these ufuncs cost a tenth of
+that, which keeps a whole ``assay report`` process quick to start.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+__all__ = [
+    "normal_quantile",
+    "normal_two_sided_p",
+    "normal_cdf",
+    "chi2_sf",
+    "binom_sf_at_least",
+    "binom_cdf",
+    "beta_ppf",
+    "check_confidence",
+]
+
+
+def check_confidence(confidence: float) -> float:
+    """The confidence level as a float in (0, 1); ValueError otherwise."""
+    c = float(confidence)
+    if not 0.0 < c < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1 (exclusive), got {confidence!r}")
+    return c
+
+
+def normal_quantile(q: float | np.ndarray) -> float | np.ndarray:
+    """Standard normal quantile: z with P(Z <= z) = q."""
+    return special.ndtri(q)
+
+
+def normal_cdf(z: float | np.ndarray) -> float | np.ndarray:
+    return special.ndtr(z)
+
+
+def normal_two_sided_p(z: float | np.ndarray) -> float | np.ndarray:
+    """P(|Z| >= |z|) for a standard normal Z."""
+    return 2.0 * special.ndtr(-np.abs(z))
+
+
+def chi2_sf(x: float | np.ndarray, df: float) -> float | np.ndarray:
+    """P(X >= x) for X chi-squared with ``df`` degrees of freedom."""
+    return special.chdtrc(df, x)
+
+
+def binom_sf_at_least(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p)."""
+    if k <= 0:
+        return 1.0
+    return float(special.bdtrc(k - 1, n, p))
+
+
+def binom_cdf(k: int, n: int, p: float) -> float:
+    """P(X <= k) for X ~ Binomial(n, p)."""
+    if k < 0:
+        return 0.0
+    return float(special.bdtr(k, n, p))
+
+
+def beta_ppf(q: float | np.ndarray, a: float | np.ndarray, b: float | np.ndarray) -> float | np.ndarray:
+    """Quantile of the Beta(a, b) distribution."""
+    return special.betaincinv(a, b, q)

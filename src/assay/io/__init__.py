@@ -1,0 +1,1 @@
+"""Reading tables and matrices into arrays; writing output files atomically."""

@@ -1,0 +1,95 @@
+"""Reading a confusion matrix given directly as a small CSV (or TSV) file.
+
+The first row holds the predicted class labels (after a corner cell that is
+ignored); the first column holds the actual class labels; rows are actual::
+
+    actual\\predicted,neg,pos
+    neg,90,10
+    pos,20,80
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import sys
+
+from assay.errors import InvalidInput
+from assay.summaries.confusion import ConfusionCounts
+
+__all__ = ["read_confusion", "parse_confusion"]
+
+
+def read_confusion(path: str) -> ConfusionCounts:
+    """Read a confusion matrix file (``-`` for standard input)."""
+    if path == "-":
+        text = sys.stdin.read()
+        source = "standard input"
+    else:
+        if not os.path.exists(path):
+            raise InvalidInput(f"{path}: no such file")
+        try:
+            with open(path, encoding="utf-8-sig", newline="") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise InvalidInput(f"{path} cannot be read: {e}") from None
+        source = path
+    delimiter = "\t" if path.lower().endswith((".tsv", ".tab")) else None
+    return parse_confusion(text, source=source, delimiter=delimiter)
+
+
+def parse_confusion(text: str, *, source: str = "the matrix", delimiter: str | None = None) -> ConfusionCounts:
+    """Parse the text of a confusion matrix file.
+
+    Examples
+    --------
+    >>> parse_confusion("actual,neg,pos\\nneg,90,10\\npos,20,80\\n").counts.tolist()
+    [[90, 10], [20, 80]]
+    """
+    if not text.strip():
+        raise InvalidInput(f"{source} is empty")
+    if delimiter is None:
+        first = text.strip().splitlines()[0]
+        delimiter = "\t" if "\t" in first and "," not in first else ";" if ";" in first and "," not in first else ","
+    rows = [r for r in csv.reader(io.StringIO(text), delimiter=delimiter) if any(c.strip() for c in r)]
+    header = [c.strip() for c in rows[0]]
+    predicted = header[1:]
+    if len(predicted) < 2:
+        raise InvalidInput(f"{source}: the first row must name at least two predicted classes after a corner cell")
+    if len(set(predicted)) != len(predicted):
+        raise InvalidInput(f"{source}: a predicted class repeats in the first row: {predicted}")
+    actual: list[str] = []
+    counts: list[list[int]] = []
+    for line_no, row in enumerate(rows[1:], start=2):
+        cells = [c.strip() for c in row]
+        if len(cells) != len(header):
+            raise InvalidInput(f"{source} row {line_no}: {len(cells)} cells, but the first row has {len(header)}")
+        label = cells[0]
+        if label in actual:
+            raise InvalidInput(f"{source} row {line_no}: actual class {label!r} repeats")
+        actual.append(label)
+        values = []
+        for col, cell in zip(predicted, cells[1:], strict=True):
+            try:
+                value = float(cell)
+            except ValueError:
+                value = float("nan")
+            if not (value == value and value >= 0 and value.is_integer()):
+                raise InvalidInput(
+                    f"{source} row {line_no} (actual {label!r}), column {col!r}: {cell!r} is not a whole count >= 0"
+                )
+            values.append(int(value))
+        counts.append(values)
+    if set(actual) != set(predicted):
+        only_rows = [a for a in actual if a not in predicted]
+        only_cols = [p for p in predicted if p not in actual]
+        parts = []
+        if only_rows:
+            parts.append(f"actual classes {only_rows} have no column")
+        if only_cols:
+            parts.append(f"predicted classes {only_cols} have no row")
+        raise InvalidInput(f"{source}: rows and columns must name the same classes; " + "; ".join(parts))
+    order = [predicted.index(a) for a in actual]
+    square = [[row[j] for j in order] for row in counts]
+    return ConfusionCounts(tuple(actual), square)

@@ -1,0 +1,1 @@
+"""Text, JSON and Markdown renderers: they render, never compute."""

@@ -1,0 +1,301 @@
+"""What a report says, before it is drawn: headings, tables and sentences.
+
+``evaluation_document`` turns an ``Evaluation`` into a list of blocks whose text
+is already rounded and worded; the terminal and Markdown renderers only lay
+them out. Nothing here computes a metric: every number comes from the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from assay.evaluation.result import Evaluation
+from assay.inference.estimate import Estimate
+from assay.metrics.confusion import BINARY_METRICS, MATRIX_METRICS
+from assay.report.format import ci_text, level_text, method_title, percent, pvalue_text, value_text
+
+__all__ = ["Heading", "Paragraph", "Table", "Block", "evaluation_document"]
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    level: int = 2
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+    style: Literal["plain", "muted", "strong"] = "plain"
+
+
+@dataclass(frozen=True)
+class Table:
+    header: list[str]
+    rows: list[list[str]]
+    align: str = ""  # one letter per column: l or r (default: first l, rest r)
+    total_rows: int = 0  # trailing rows that are totals
+    caption: str | None = None
+    stub_header: bool = True  # the first column names the rows
+
+    def alignment(self) -> str:
+        return self.align or "l" + "r" * (len(self.header) - 1)
+
+
+Block = Heading | Paragraph | Table
+
+
+@dataclass
+class _Builder:
+    blocks: list[Block] = field(default_factory=list)
+
+    def heading(self, text: str, level: int = 2) -> None:
+        self.blocks.append(Heading(text, level))
+
+    def para(self, text: str, style: Literal["plain", "muted", "strong"] = "plain") -> None:
+        self.blocks.append(Paragraph(text, style))
+
+    def table(self, table: Table) -> None:
+        self.blocks.append(table)
+
+
+# metrics whose text shows them as percentages
+def _is_percent(name: str) -> bool:
+    spec = BINARY_METRICS.get(name) or MATRIX_METRICS.get(name)
+    if spec is None:
+        return name == "fbeta"
+    return spec.percent
+
+
+def _title(name: str, beta: float) -> str:
+    if name == "fbeta":
+        return f"F-beta (beta = {beta:g})"
+    spec = BINARY_METRICS.get(name) or MATRIX_METRICS.get(name)
+    return spec.title if spec else name
+
+
+def _metric_row(name: str, e: Estimate, beta: float) -> list[str]:
+    as_pct = _is_percent(name)
+    method = method_title(e.method)
+    if e.value is None:
+        return [_title(name, beta), "undefined", "—", e.note or ""]
+    if e.ci is None and e.note:
+        method = f"{method}: {e.note}" if method else e.note
+    return [_title(name, beta), value_text(e, as_percent=as_pct), ci_text(e, as_percent=as_pct), method]
+
+
+def _input_line(ev: Evaluation) -> str | None:
+    src = ev.source
+    parts = []
+    if src.get("file"):
+        parts.append(f"file {src['file']}")
+    if src.get("truth"):
+        parts.append(f"truth {src['truth']!r}")
+    if src.get("pred"):
+        parts.append(f"predicted labels {src['pred']!r}")
+    if src.get("score"):
+        parts.append(f"scores {src['score']!r}")
+    if src.get("proba"):
+        parts.append(f"probabilities {', '.join(repr(c) for c in src['proba'])}")
+    if src.get("confusion"):
+        parts.append(f"confusion matrix {src['confusion']}")
+    return " · ".join(parts) if parts else None
+
+
+def _headline(ev: Evaluation) -> str:
+    k = len(ev.labels)
+    kind = "binary classification" if ev.task == "binary" else f"{k}-class classification"
+    text = f"{kind} · n = {ev.n:,}"
+    if ev.positive is not None:
+        text += f" · positive class {ev.positive!r}"
+    if ev.threshold is not None:
+        text += f" · predicted positive iff score >= {ev.threshold:g}"
+    return text
+
+
+def _confusion_table(ev: Evaluation) -> Table:
+    counts = ev.confusion.counts
+    by_actual = ev.analysis.matrices["normalized_by_actual"]
+    header = ["actual \\ predicted", *ev.labels, "total"]
+    rows = []
+    for i, label in enumerate(ev.labels):
+        cells = []
+        for j in range(len(ev.labels)):
+            share = by_actual[i][j]
+            cells.append(f"{counts[i, j]:,}" + (f" ({share * 100:.1f}%)" if share is not None else ""))
+        rows.append([label, *cells, f"{int(counts[i].sum()):,}"])
+    rows.append(["total", *[f"{int(c):,}" for c in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
+    return Table(header, rows, total_rows=1,
+                 caption="rows: actual class · columns: predicted class · (row percentages)")
+
+
+def _words_binary(ev: Evaluation) -> list[str]:
+    pos = ev.positive
+    assert pos is not None
+    labels = ev.labels
+    p = labels.index(pos)
+    neg = labels[1 - p]
+    c = ev.confusion.counts
+    tp, fn, fp, tn = int(c[p, p]), int(c[p, 1 - p]), int(c[1 - p, p]), int(c[1 - p, 1 - p])
+    m = ev.metrics
+    level = level_text(ev.confidence)
+    out = []
+    recall = m["recall"]
+    out.append(
+        f"Of the {tp + fn:,} actual {pos!r}, the classifier found {tp:,}"
+        + (f" (recall {percent(recall.value)}, {level} CI {ci_text(recall, as_percent=True)})."
+           if recall.value is not None else ".")
+    )
+    precision = m["precision"]
+    if tp + fp:
+        out.append(
+            f"When it predicted {pos!r} it was right {tp:,} times out of {tp + fp:,}"
+            f" (precision {percent(precision.value)}, {level} CI {ci_text(precision, as_percent=True)})."
+        )
+    else:
+        out.append(f"It never predicted {pos!r}, so its precision is undefined.")
+    fpr = m["fpr"]
+    if fp + tn:
+        out.append(
+            f"Of the {fp + tn:,} actual {neg!r}, it wrongly flagged {fp:,} as {pos!r}"
+            f" (false positive rate {percent(fpr.value)})."
+        )
+    return out
+
+
+def _kappa_words(kappa: float | None) -> str | None:
+    """Landis & Koch (1977)'s names for ranges of kappa."""
+    if kappa is None:
+        return None
+    for bound, word in ((0.0, "poor"), (0.2, "slight"), (0.4, "fair"), (0.6, "moderate"), (0.8, "substantial")):
+        if kappa <= bound:
+            return word
+    return "almost perfect"
+
+
+def _tests_table(ev: Evaluation) -> tuple[Table, list[str]]:
+    rows = []
+    verdicts = []
+    nir = ev.tests["accuracy_vs_nir"]
+    rows.append(["Accuracy > no-information rate", f"{nir.correct:,} correct", pvalue_text(nir.pvalue),
+                 "exact binomial, one-sided"])
+    verdicts.append(nir.verdict(ev.confidence))
+    kappa = ev.tests["kappa"]
+    rows.append(["Kappa > 0", f"z = {kappa.statistic:.2f}" if kappa.statistic == kappa.statistic else "—",
+                 pvalue_text(kappa.pvalue), "z test, Fleiss-Cohen-Everitt"])
+    if "mcnemar" in ev.tests:
+        mc = ev.tests["mcnemar"]
+        stat = f"X² = {mc.statistic:.3f}" if mc.statistic == mc.statistic else "—"
+        rows.append([f"McNemar: FN ({mc.b:,}) vs FP ({mc.c:,})", stat, pvalue_text(mc.pvalue),
+                     "chi-squared, continuity-corrected"])
+        verdicts.append(mc.verdict(ev.confidence, what="false negatives and false positives"))
+    return Table(["Test", "Statistic", "p-value", "Method"], rows, align="lrrl"), verdicts
+
+
+def _per_class_table(ev: Evaluation) -> Table:
+    names = ["precision", "recall", "f1", "specificity"]
+    if ev.beta != 1.0:
+        names.append("fbeta")
+    header = ["class", "support", *[_title(n, ev.beta).split(" (")[0] for n in names]]
+    rows = []
+    for label, entry in ev.per_class.items():
+        cells = []
+        for n in names:
+            e = entry[n]
+            if e.value is None:
+                cells.append("undefined")
+            elif e.ci is None:
+                cells.append(percent(e.value))
+            else:
+                cells.append(f"{percent(e.value)} ({e.ci.low * 100:.0f}–{e.ci.high * 100:.0f})")
+        rows.append([label, f"{entry['support']:,}", *cells])
+    return Table(header, rows, caption=f"value ({level_text(ev.confidence)} CI, in %)")
+
+
+def _averages_table(ev: Evaluation) -> Table:
+    names = list(next(iter(ev.averages.values())).keys())
+    header = ["average", *[_title(n, ev.beta).split(" (")[0] for n in names]]
+    rows = []
+    for kind, group in ev.averages.items():
+        cells = []
+        for n in names:
+            e = group[n]
+            if e.value is None:
+                cells.append("undefined")
+            elif e.ci is None:
+                cells.append(percent(e.value))
+            else:
+                cells.append(f"{percent(e.value)} ({e.ci.low * 100:.0f}–{e.ci.high * 100:.0f})")
+        rows.append([kind, *cells])
+    return Table(header, rows, caption="micro: pooled counts · macro: mean over classes · weighted: by support")
+
+
+def _undefined_notes(ev: Evaluation) -> list[str]:
+    notes = []
+    for label, entry in ev.per_class.items():
+        for name, e in entry.items():
+            if isinstance(e, Estimate) and e.value is None and e.note:
+                notes.append(f"{label} {name}: {e.note}")
+    for kind, group in ev.averages.items():
+        for name, e in group.items():
+            if e.value is None and e.note:
+                notes.append(f"{kind} {name}: {e.note}")
+    return notes
+
+
+def evaluation_document(ev: Evaluation) -> list[Block]:
+    """The blocks of an ``assay report`` on one classifier."""
+    b = _Builder()
+    b.heading("assay report", 1)
+    b.para(_headline(ev), "strong")
+    line = _input_line(ev)
+    if line:
+        b.para(line, "muted")
+    for note in ev.notes:
+        b.para(note, "muted")
+
+    b.heading("Confusion matrix")
+    b.table(_confusion_table(ev))
+
+    level = level_text(ev.confidence)
+    b.heading(f"Metrics ({level} confidence intervals)")
+    rows = [_metric_row(name, e, ev.beta) for name, e in ev.metrics.items()]
+    b.table(Table(["Metric", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+
+    if ev.task == "multiclass" or len(ev.labels) > 2:
+        b.heading("Per class (one vs rest)")
+        b.table(_per_class_table(ev))
+        b.heading("Averages")
+        b.table(_averages_table(ev))
+    else:
+        b.heading("Per class and averages")
+        b.table(_per_class_table(ev))
+        b.table(_averages_table(ev))
+
+    for note in _undefined_notes(ev):
+        b.para(f"undefined: {note}", "muted")
+
+    b.heading("Tests")
+    table, verdicts = _tests_table(ev)
+    b.table(table)
+
+    b.heading("In words")
+    words: list[str] = []
+    if ev.task == "binary" and ev.positive is not None:
+        words.extend(_words_binary(ev))
+    acc = ev.metrics["accuracy"]
+    words.append(
+        f"It is right on {percent(acc.value)} of the instances ({level} CI {ci_text(acc, as_percent=True)})."
+    )
+    words.extend(v[0].upper() + v[1:] + "." for v in verdicts)
+    kappa = ev.metrics["kappa"]
+    kw = _kappa_words(kappa.value)
+    if kw:
+        words.append(
+            f"Kappa {kappa.value:.3f} is {kw} agreement beyond chance (Landis & Koch's scale); "
+            f"chance alone would get {percent(ev.metrics['chance_agreement'].value)} right."
+        )
+    for w in words:
+        b.para(w)
+    return b.blocks

@@ -1,0 +1,79 @@
+"""Numbers for people: rounded, with units, and "undefined" rather than a blank."""
+
+from __future__ import annotations
+
+import math
+
+from assay.inference.estimate import Estimate
+
+__all__ = ["percent", "number", "value_text", "ci_text", "pvalue_text", "method_title", "level_text"]
+
+METHOD_TITLES = {
+    "wilson": "Wilson",
+    "clopper-pearson": "Clopper-Pearson",
+    "agresti-coull": "Agresti-Coull",
+    "jeffreys": "Jeffreys",
+    "normal": "normal (Wald)",
+    "bootstrap-percentile": "bootstrap",
+    "fleiss-cohen-everitt": "Fleiss-Cohen-Everitt",
+    "katz-log": "log (Katz)",
+    "woolf-log": "log (Woolf)",
+}
+
+
+def method_title(method: str | None) -> str:
+    if method is None:
+        return ""
+    return METHOD_TITLES.get(method, method)
+
+
+def level_text(confidence: float) -> str:
+    """95% for 0.95, 99.9% for 0.999."""
+    text = f"{confidence * 100:.10g}"
+    return f"{text}%"
+
+
+def percent(x: float, digits: int = 1) -> str:
+    return f"{x * 100:.{digits}f}%"
+
+
+def number(x: float) -> str:
+    """Three decimals below 1 (kappa, MCC, ...), three significant digits above (ratios).
+
+    >>> number(0.49153), number(8.0), number(14.446), number(36.0), number(1234.5)
+    ('0.492', '8.00', '14.4', '36.0', '1,234')
+    """
+    if not math.isfinite(x):
+        return "infinite" if x > 0 else "undefined"
+    a = abs(x)
+    if a >= 1000:
+        return f"{x:,.0f}"
+    if a >= 100:
+        return f"{x:.0f}"
+    if a >= 10:
+        return f"{x:.1f}"
+    if a >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3f}"
+
+
+def value_text(e: Estimate, *, as_percent: bool) -> str:
+    if e.value is None:
+        return "undefined"
+    return percent(e.value) if as_percent else number(e.value)
+
+
+def ci_text(e: Estimate, *, as_percent: bool) -> str:
+    if e.ci is None:
+        return "—"
+    if as_percent:
+        return f"{e.ci.low * 100:.1f} – {e.ci.high * 100:.1f}%"
+    return f"{number(e.ci.low)} – {number(e.ci.high)}"
+
+
+def pvalue_text(p: float | None) -> str:
+    if p is None or not math.isfinite(p):
+        return "—"
+    if p < 0.001:
+        return "< 0.001"
+    return f"{p:.3f}"
