@@ -24,6 +24,7 @@ __all__ = [
     "EncodedLabels",
     "encode_labels",
     "canonical_label",
+    "sorted_labels",
     "as_scores",
     "as_proba",
     "check_lengths",
@@ -78,12 +79,37 @@ def _to_native(values: Any, field: str) -> Any:
             return pa.array(values, from_pandas=True)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             return values.to_numpy(dtype=object)
+    if isinstance(values, (list, tuple)):
+        return _list_to_native(values, field)
     array = np.asarray(values)
     if array.ndim == 2 and 1 in array.shape:
         array = array.reshape(-1)
     if array.ndim != 1:
         raise InvalidInput(f"expected a 1-d array of values, got shape {array.shape}", field=field)
     return array
+
+
+def _list_to_native(values: list[Any] | tuple[Any, ...], field: str) -> Any:
+    """A list without numpy's coercions: None and NaN stay missing, mixed types stay mixed."""
+    import pyarrow as pa
+
+    try:
+        array = pa.array(values, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
+        array = None
+    if array is not None and not pa.types.is_null(array.type):
+        if array.null_count == 0 and (pa.types.is_integer(array.type) or pa.types.is_floating(array.type)
+                                      or pa.types.is_boolean(array.type)):
+            return array.to_numpy(zero_copy_only=False)
+        return array
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
+
+
+def _py(value: Any) -> Any:
+    """A numpy scalar as the plain Python value, for messages."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _first_missing_object(array: np.ndarray) -> int | None:
@@ -280,12 +306,19 @@ def encode_labels(
             text = texts[offsets[field] + j]
             if text not in position:
                 row = int(np.argmax(raw_codes[field] == j))
-                raise InvalidInput(
-                    f"{text!r} is not one of the classes {list(order)}", field=field, row=row
-                )
+                raise InvalidInput(f"{text!r} is not one of the classes {list(order)}", field=field, row=row)
             lookup[j] = position[text]
         codes[field] = lookup[raw_codes[field]] if len(uniques) else raw_codes[field]
     return EncodedLabels(labels=tuple(order), codes=codes)
+
+
+def sorted_labels(labels: Sequence[str]) -> tuple[str, ...]:
+    """Canonical labels in assay's order: numerically when all are numbers, else as text.
+
+    >>> sorted_labels(["10", "9", "1"])
+    ('1', '9', '10')
+    """
+    return tuple(_canonical_map(list(labels))[1])
 
 
 def canonical_label(value: Any, labels: Sequence[str], *, field: str = "positive") -> str:
@@ -307,7 +340,7 @@ def canonical_label(value: Any, labels: Sequence[str], *, field: str = "positive
     for c in candidates:
         if c in labels:
             return c
-    raise InvalidInput(f"{value!r} is not one of the classes {list(labels)}", field=field)
+    raise InvalidInput(f"{_py(value)!r} is not one of the classes {list(labels)}", field=field)
 
 
 def check_lengths(lengths: Mapping[str, int]) -> int:
@@ -344,7 +377,7 @@ def _raise_bad_number(values: Sequence[Any], field: str) -> None:
     row, value = bad
     if value is None:
         raise InvalidInput("missing value", field=field, row=row)
-    raise InvalidInput(f"{value!r} is not a number", field=field, row=row)
+    raise InvalidInput(f"{_py(value)!r} is not a number", field=field, row=row)
 
 
 def as_scores(values: Any, field: str = "y_score") -> np.ndarray:
@@ -444,14 +477,15 @@ def as_proba(
     finite = np.isfinite(matrix)
     if not finite.all():
         row, col = np.argwhere(~finite)[0]
-        what = "missing value" if np.isnan(matrix[row, col]) else f"{matrix[row, col]!r} is not a finite number"
-        raise InvalidInput(f"{what} (class {columns[col]!r})", field=field, row=int(row))
+        value = float(matrix[row, col])
+        what = "missing value" if np.isnan(value) else f"{value!r} is not a finite number"
+        raise InvalidInput(what, field=f"{field}[{columns[col]!r}]", row=int(row))
     outside = (matrix < 0) | (matrix > 1)
     if outside.any():
         row, col = np.argwhere(outside)[0]
         raise InvalidInput(
-            f"{matrix[row, col]!r} (class {columns[col]!r}) is not a probability in [0, 1]",
-            field=field,
+            f"{float(matrix[row, col])!r} is not a probability in [0, 1]",
+            field=f"{field}[{columns[col]!r}]",
             row=int(row),
         )
     return matrix, columns

@@ -13,7 +13,7 @@ from assay.evaluation.result import Evaluation
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.distributions import check_confidence
 from assay.inference.proportion import ProportionMethod, check_proportion_method
-from assay.inputs import as_proba, as_scores, canonical_label, encode_labels, name_of
+from assay.inputs import as_proba, as_scores, canonical_label, encode_labels, name_of, sorted_labels
 from assay.summaries.confusion import ConfusionCounts
 
 __all__ = ["evaluate", "evaluate_confusion", "choose_positive", "DEFAULT_THRESHOLD"]
@@ -172,7 +172,8 @@ def evaluate(
 
     if y_pred is not None:
         if threshold is not None:
-            raise InvalidInput("threshold applies to y_score or y_proba, not to predicted labels", field="threshold")
+            raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",
+                               field="threshold")
         enc = encode_labels({"y_true": y_true, "y_pred": y_pred}, labels=labels)
         true_codes, pred_codes = enc.codes["y_true"], enc.codes["y_pred"]
         all_labels = enc.labels
@@ -199,14 +200,11 @@ def evaluate(
             notes.append(f"positive class {chosen_positive!r}: {why}")
         else:
             matrix, columns = as_proba(y_proba, labels=labels)
-            column_labels = encode_labels({"y_proba columns": columns}).labels
-            if len(column_labels) != len(columns):
-                raise InvalidInput(f"repeated class among the columns {columns}", field="y_proba")
-            enc = encode_labels({"y_true": y_true, "y_proba columns": columns}, labels=column_labels)
-            order = np.argsort(enc.codes["y_proba columns"])
+            enc = encode_labels({"y_true": y_true}, labels=columns)
+            all_labels = sorted_labels(enc.labels)
+            order = np.array([enc.labels.index(label) for label in all_labels], dtype=np.intp)
             matrix = matrix[:, order]
-            all_labels = enc.labels
-            true_codes = enc.codes["y_true"]
+            true_codes = np.argsort(order)[enc.codes["y_true"]]
             if matrix.shape[0] != len(true_codes):
                 raise InvalidInput(f"has {matrix.shape[0]} rows but y_true has {len(true_codes)}", field="y_proba")
             _require_two_classes(true_codes, all_labels)

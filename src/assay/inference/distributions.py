@@ -25,7 +25,7 @@ def check_confidence(confidence: float) -> float:
     """The confidence level as a float in (0, 1); ValueError otherwise."""
     c = float(confidence)
     if not 0.0 < c < 1.0:
-        raise ValueError(f"confidence must be between 0 and 1 (exclusive), got {confidence!r}")
+        raise ValueError(f"must be between 0 and 1 (exclusive), got {confidence!r}")
     return c
 
 

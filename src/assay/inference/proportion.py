@@ -142,11 +142,12 @@ def proportion_ci(
 
     Examples
     --------
-    Seed 004: accuracy 0.8 on 100 test instances, at 95%.
+    Seed 004: accuracy 0.8 on 100 test instances, at 95% (the seed prints
+    [0.711, 0.866], truncating 0.86663).
 
     >>> r = proportion_ci(80, 100)
     >>> round(r.ci.low, 3), round(r.ci.high, 3)
-    (0.711, 0.866)
+    (0.711, 0.867)
 
     Seed 002 (with its erratum): error rate 25% on 100 instances, at 80%.
 

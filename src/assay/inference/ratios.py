@@ -26,7 +26,7 @@ def risk_ratio_ci(a: float, n1: float, c: float, n2: float, *, confidence: float
     --------
     >>> ci = risk_ratio_ci(80, 100, 10, 100, confidence=0.95)
     >>> round(ci.low, 3), round(ci.high, 3)
-    (4.43, 14.446)
+    (4.408, 14.52)
     """
     if a <= 0 or c <= 0 or n1 <= 0 or n2 <= 0:
         return None

@@ -75,8 +75,9 @@ def one_vs_rest(matrices: np.ndarray, index: int | None = None) -> Cells:
 
     Examples
     --------
-    >>> one_vs_rest(np.array([[5, 1], [2, 7]]), 1)
-    Cells(tp=7.0, fp=1.0, fn=2.0, tn=5.0)
+    >>> c = one_vs_rest(np.array([[5, 1], [2, 7]]), 1)
+    >>> float(c.tp), float(c.fp), float(c.fn), float(c.tn)
+    (7.0, 1.0, 2.0, 5.0)
     """
     m = np.asarray(matrices, dtype=np.float64)
     diag = np.diagonal(m, axis1=-2, axis2=-1)
