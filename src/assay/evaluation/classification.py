@@ -125,7 +125,11 @@ def _matrix_estimate(
         low, high = proportion_bounds(k, n, confidence=confidence, method=interval)
         return Estimate(value, ConfidenceInterval(float(low), float(high)), interval)
     if spec.kind == "kappa":
-        note = "no interval: the standard error is 0 (perfect agreement)" if kappa.se == 0 else None
+        note = None
+        if kappa.se == 0:
+            note = ("no interval: the standard error is 0 (perfect agreement)" if value == 1.0 else
+                    "no interval: the standard error is 0 (one class predicted for every instance, "
+                    "or a single actual class)")
         return Estimate(value, None if note else kappa.ci, kappa.method, note)
     if spec.kind == "descriptive":
         return Estimate(value)

@@ -52,6 +52,8 @@ def binom_sf_at_least(k: int, n: int, p: float) -> float:
     """P(X >= k) for X ~ Binomial(n, p)."""
     if k <= 0:
         return 1.0
+    if k > n:
+        return 0.0
     return float(special.bdtrc(k - 1, n, p))
 
 
@@ -59,6 +61,8 @@ def binom_cdf(k: int, n: int, p: float) -> float:
     """P(X <= k) for X ~ Binomial(n, p)."""
     if k < 0:
         return 0.0
+    if k >= n:
+        return 1.0
     return float(special.bdtr(k, n, p))
 
 

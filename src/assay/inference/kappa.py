@@ -119,8 +119,13 @@ def kappa_test(matrix: Any, *, confidence: float = 0.95) -> KappaResult:
     term_c = (kappa - pe * (1.0 - kappa)) ** 2
     var = max((term_a + term_b - term_c) / ((1.0 - pe) ** 2 * n), 0.0)
     se = float(np.sqrt(var))
+    # With a single non-empty row or column, kappa is 0 by construction and both variances
+    # are 0: the test cannot be made (computed, they would be rounding noise).
+    degenerate = (m.sum(axis=0) > 0).sum() < 2 or (m.sum(axis=1) > 0).sum() < 2
     var_null = (pe + pe * pe - float((rows * cols * (rows + cols)).sum())) / ((1.0 - pe) ** 2 * n)
-    se_null = float(np.sqrt(max(var_null, 0.0)))
+    se_null = 0.0 if degenerate else float(np.sqrt(max(var_null, 0.0)))
+    if degenerate:
+        se = 0.0
     z = float(normal_quantile(0.5 + confidence / 2.0))
     ci = ConfidenceInterval(max(kappa - z * se, -1.0), min(kappa + z * se, 1.0))
     if se_null > 0:
