@@ -124,8 +124,8 @@ def kappa_test(matrix: Any, *, confidence: float = 0.95) -> KappaResult:
     degenerate = (m.sum(axis=0) > 0).sum() < 2 or (m.sum(axis=1) > 0).sum() < 2
     var_null = (pe + pe * pe - float((rows * cols * (rows + cols)).sum())) / ((1.0 - pe) ** 2 * n)
     se_null = 0.0 if degenerate else float(np.sqrt(max(var_null, 0.0)))
-    if degenerate:
-        se = 0.0
+    if degenerate or np.count_nonzero(m - np.diag(np.diag(m))) == 0:
+        se = 0.0  # a constant or a perfect predictor: the variance is 0 exactly
     z = float(normal_quantile(0.5 + confidence / 2.0))
     ci = ConfidenceInterval(max(kappa - z * se, -1.0), min(kappa + z * se, 1.0))
     if se_null > 0:

@@ -351,9 +351,15 @@ def mcc(matrices: np.ndarray) -> np.ndarray:
 
 
 def macro_recall(matrices: np.ndarray) -> np.ndarray:
-    """Balanced accuracy for k classes: the mean of per-class recalls."""
+    """Balanced accuracy for k classes: the mean recall over the classes present in the truth.
+
+    As scikit-learn's ``balanced_accuracy_score``: a class with no actual instances
+    (predicted only) has no recall and does not take part.
+    """
     c = one_vs_rest(matrices)
-    return recall(c).mean(axis=-1)
+    present = c.positives > 0
+    total = np.where(present, recall(c), 0.0).sum(axis=-1)
+    return _safe_ratio(total, present.sum(axis=-1))
 
 
 def no_information_rate(matrices: np.ndarray) -> np.ndarray:
@@ -402,11 +408,6 @@ def _mcc_undefined(m: np.ndarray) -> str | None:
     return None
 
 
-def _macro_recall_undefined(m: np.ndarray) -> str | None:
-    empty = np.flatnonzero(m.sum(axis=1) == 0)
-    return f"{len(empty)} class(es) have no actual instances" if empty.size else None
-
-
 MATRIX_METRICS: dict[str, MatrixMetric] = {
     m.name: m
     for m in [
@@ -414,8 +415,8 @@ MATRIX_METRICS: dict[str, MatrixMetric] = {
                      lambda m: (np.trace(m), m.sum())),
         MatrixMetric("error_rate", "Error rate", "1 - trace / n", lambda m: 1 - accuracy(m), _no_instances,
                      "proportion", lambda m: (m.sum() - np.trace(m), m.sum())),
-        MatrixMetric("balanced_accuracy", "Balanced accuracy", "mean of per-class recall", macro_recall,
-                     _macro_recall_undefined),
+        MatrixMetric("balanced_accuracy", "Balanced accuracy", "mean recall over the classes in the truth",
+                     macro_recall, _no_instances),
         MatrixMetric("kappa", "Cohen's kappa", "(P(A) - P(E)) / (1 - P(E))", kappa, _kappa_undefined, "kappa",
                      percent=False),
         MatrixMetric("chance_agreement", "Chance agreement P(E)", "sum_i p_i q_i", chance_agreement,
