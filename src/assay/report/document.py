@@ -193,6 +193,15 @@ def _tests_table(ev: Evaluation) -> tuple[Table, list[str]]:
     return Table(["Test", "Statistic", "p-value", "Method"], rows, align="lrrl"), verdicts
 
 
+def _compact(e: Estimate) -> str:
+    """A percentage with its interval in whole percent: '80.0% (71–87)'."""
+    if e.value is None:
+        return "undefined"
+    if e.ci is None:
+        return percent(e.value)
+    return f"{percent(e.value)} ({e.ci.low * 100:.0f}–{e.ci.high * 100:.0f})"
+
+
 def _per_class_table(ev: Evaluation) -> Table:
     names = ["precision", "recall", "f1", "specificity"]
     if ev.beta != 1.0:
@@ -200,16 +209,7 @@ def _per_class_table(ev: Evaluation) -> Table:
     header = ["class", "support", *[_title(n, ev.beta).split(" (")[0] for n in names]]
     rows = []
     for label, entry in ev.per_class.items():
-        cells = []
-        for n in names:
-            e = entry[n]
-            if e.value is None:
-                cells.append("undefined")
-            elif e.ci is None:
-                cells.append(percent(e.value))
-            else:
-                cells.append(f"{percent(e.value)} ({e.ci.low * 100:.0f}–{e.ci.high * 100:.0f})")
-        rows.append([label, f"{entry['support']:,}", *cells])
+        rows.append([label, f"{entry['support']:,}", *[_compact(entry[n]) for n in names]])
     return Table(header, rows, caption=f"value ({level_text(ev.confidence)} CI, in %)")
 
 
@@ -218,16 +218,7 @@ def _averages_table(ev: Evaluation) -> Table:
     header = ["average", *[_title(n, ev.beta).split(" (")[0] for n in names]]
     rows = []
     for kind, group in ev.averages.items():
-        cells = []
-        for n in names:
-            e = group[n]
-            if e.value is None:
-                cells.append("undefined")
-            elif e.ci is None:
-                cells.append(percent(e.value))
-            else:
-                cells.append(f"{percent(e.value)} ({e.ci.low * 100:.0f}–{e.ci.high * 100:.0f})")
-        rows.append([kind, *cells])
+        rows.append([kind, *[_compact(group[n]) for n in names]])
     return Table(header, rows, caption="micro: pooled counts · macro: mean over classes · weighted: by support")
 
 
