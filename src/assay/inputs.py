@@ -129,7 +129,12 @@ def _unique_codes(values: Any, field: str) -> tuple[np.ndarray, list[Any]]:
             bad = np.flatnonzero(np.isnan(native))
             if bad.size:
                 raise InvalidInput("missing value", field=field, row=int(bad[0]))
-        if native.dtype.kind in "biufUS":
+        if native.dtype.kind in "biu":
+            return _small_int_codes(native)
+        if native.dtype.kind == "f" and np.array_equal(native, np.trunc(native)) and np.abs(native).max() < 2**31:
+            codes, uniques = _small_int_codes(native.astype(np.int64))
+            return codes, [float(u) for u in uniques]
+        if native.dtype.kind in "fUS":
             uniques, codes = np.unique(native, return_inverse=True)
             return codes.reshape(-1).astype(np.intp, copy=False), uniques.tolist()
         import pyarrow as pa
@@ -139,6 +144,25 @@ def _unique_codes(values: Any, field: str) -> tuple[np.ndarray, list[Any]]:
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             return _unique_codes_python(native, field)
     return _unique_codes_arrow(native, field)
+
+
+def _small_int_codes(array: np.ndarray) -> tuple[np.ndarray, list[Any]]:
+    """Codes of integer (or boolean) labels by counting, not sorting, when their range is small."""
+    if array.dtype == bool:
+        present = [v for v in (False, True) if (array == v).any()]
+        codes = array.astype(np.intp) if present == [False, True] else np.zeros(len(array), np.intp)
+        return codes, present
+    low, high = int(array.min()), int(array.max())
+    if high - low > 1 << 20:
+        uniques, codes = np.unique(array, return_inverse=True)
+        return codes.reshape(-1).astype(np.intp, copy=False), uniques.tolist()
+    shifted = array - low if low else array
+    present = np.flatnonzero(np.bincount(shifted))
+    if len(present) == high - low + 1:
+        return shifted.astype(np.intp, copy=False), (present + low).tolist()
+    code_of = np.full(high - low + 1, -1, dtype=np.intp)
+    code_of[present] = np.arange(len(present))
+    return code_of[shifted], (present + low).tolist()
 
 
 def _unique_codes_python(array: np.ndarray, field: str) -> tuple[np.ndarray, list[Any]]:
@@ -308,7 +332,8 @@ def encode_labels(
                 row = int(np.argmax(raw_codes[field] == j))
                 raise InvalidInput(f"{text!r} is not one of the classes {list(order)}", field=field, row=row)
             lookup[j] = position[text]
-        codes[field] = lookup[raw_codes[field]] if len(uniques) else raw_codes[field]
+        identity = len(uniques) == 0 or np.array_equal(lookup, np.arange(len(uniques)))
+        codes[field] = raw_codes[field] if identity else lookup[raw_codes[field]]
     return EncodedLabels(labels=tuple(order), codes=codes)
 
 

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from assay.errors import InvalidInput
 from assay.evaluation.classification import analyse_confusion
+from assay.evaluation.multiclass_ranking import analyse_multiclass_scores
+from assay.evaluation.ranking import AUCInterval, Costs, RankingAnalysis, analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.distributions import check_confidence
 from assay.inference.proportion import ProportionMethod, check_proportion_method
 from assay.inputs import as_proba, as_scores, canonical_label, encode_labels, name_of, sorted_labels
 from assay.summaries.confusion import ConfusionCounts
+from assay.summaries.scores import ScoreCounts
 
-__all__ = ["evaluate", "evaluate_confusion", "choose_positive", "DEFAULT_THRESHOLD"]
+__all__ = ["evaluate", "evaluate_confusion", "rank", "choose_positive", "DEFAULT_THRESHOLD"]
 
 DEFAULT_THRESHOLD = 0.5
 """The threshold on probabilities when none is given: positive iff p >= 0.5."""
@@ -93,6 +97,11 @@ def evaluate(
     bootstrap: int = 2000,
     seed: int = 0,
     score_name: str | None = None,
+    auc_interval: AUCInterval = "delong",
+    costs: Costs | Mapping[str, float] | None = None,
+    prevalence: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    lift_depth: float = 0.1,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
@@ -137,12 +146,27 @@ def evaluate(
     score_name : str, optional
         The name of the score column; when it names a class, that class is the
         positive one (by default the name of a pandas or polars ``y_score``).
+    auc_interval : {"delong", "bootstrap"}, default "delong"
+        The interval of the AUC: DeLong's, or a stratified percentile bootstrap
+        with ``bootstrap`` resamples.
+    costs : Costs or mapping, optional
+        Costs of the outcomes, e.g. ``{"fp": 1, "fn": 10}`` (also ``tp``, ``tn``):
+        for the least-cost threshold, the expected cost per threshold and the
+        iso-performance slope. Default: both errors cost 1.
+    prevalence : float, optional
+        The share of positives where the classifier will be used, for expected
+        costs and the iso-performance slope (default: the test data's).
+    fpr_range : (float, float), optional
+        Also report the partial AUC over this range of false positive rates.
+    lift_depth : float, default 0.1
+        Report the lift among this share of top-scored instances.
 
     Returns
     -------
     Evaluation
-        ``.metrics``, ``.per_class``, ``.averages``, ``.tests``; ``.to_dict()``
-        is the JSON of ``assay report``.
+        ``.metrics``, ``.per_class``, ``.averages``, ``.tests``, and with scores
+        ``.ranking`` (ROC, PR, hull, thresholds, costs); ``.to_dict()`` is the
+        JSON of ``assay report``.
 
     Raises
     ------
@@ -162,72 +186,181 @@ def evaluate(
     (1.0, 0.0)
     """
     confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
+    prepared = _prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
+                        score_name=score_name)
+    used_threshold = None
+    pred_codes = prepared.pred_codes
+    if prepared.scores is not None:
+        used_threshold = _resolve_threshold(threshold, prepared.scores)
+        p = prepared.labels.index(prepared.positive)
+        pred_codes = np.where(prepared.scores >= used_threshold, p, 1 - p)
+    elif threshold is not None:
+        if y_pred is not None:
+            raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",
+                               field="threshold")
+        raise InvalidInput("a threshold applies to two classes; with more, the most probable class is predicted",
+                           field="threshold")
+    cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels)
+    result = _evaluation(cm, prepared.positive, used_threshold, confidence, interval, beta, settings,
+                         list(prepared.notes))
+    ranking = None
+    if prepared.scores is not None:
+        ranking = analyse_scores(
+            prepared.summary(), confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
+            bootstrap=settings, threshold=used_threshold, costs=_as_costs(costs),
+            deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range, lift_depth=lift_depth,
+        )
+    elif prepared.matrix is not None:
+        ranking = analyse_multiclass_scores(prepared.matrix, prepared.true_codes, prepared.labels,
+                                            confidence=confidence, bootstrap=settings)
+    return replace(result, ranking=ranking)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """Validated inputs: labels, the truth's codes, and the predictions in one of three forms."""
+
+    labels: tuple[str, ...]
+    true_codes: np.ndarray
+    positive: str | None
+    notes: tuple[str, ...]
+    pred_codes: np.ndarray | None = None  # labels, or the argmax of several classes' probabilities
+    scores: np.ndarray | None = None  # two classes: the positive class's scores
+    matrix: np.ndarray | None = None  # more classes: probabilities, columns in label order
+
+    def summary(self) -> ScoreCounts:
+        p = self.labels.index(self.positive)
+        return ScoreCounts.from_arrays(self.true_codes == p, self.scores, labels=(self.labels[1 - p], self.positive))
+
+
+def _prepare(y_true: Any, *, y_pred: Any, y_score: Any, y_proba: Any, labels: Sequence[Any] | None,
+             positive: Any, score_name: str | None) -> _Prepared:
     given = [name for name, v in (("y_pred", y_pred), ("y_score", y_score), ("y_proba", y_proba)) if v is not None]
     if len(given) != 1:
         raise InvalidInput("give exactly one of y_pred, y_score or y_proba" +
                            (f" (got {', '.join(given)})" if given else ""))
-    notes: list[str] = []
-    chosen_positive: str | None = None
-    used_threshold: float | None = None
-
     if y_pred is not None:
-        if threshold is not None:
-            raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",
-                               field="threshold")
         enc = encode_labels({"y_true": y_true, "y_pred": y_pred}, labels=labels)
-        true_codes, pred_codes = enc.codes["y_true"], enc.codes["y_pred"]
-        all_labels = enc.labels
+        all_labels, true_codes = enc.labels, enc.codes["y_true"]
         _require_two_classes(true_codes, all_labels)
-        if len(all_labels) == 2:
-            chosen_positive, why = choose_positive(all_labels, positive=positive)
-            notes.append(f"positive class {chosen_positive!r}: {why}")
-    else:
-        if y_score is not None:
-            enc = encode_labels({"y_true": y_true}, labels=labels)
-            all_labels = enc.labels
-            true_codes = enc.codes["y_true"]
-            _require_two_classes(true_codes, all_labels)
-            if len(all_labels) != 2:
-                raise InvalidInput(
-                    f"has {len(all_labels)} classes; a single score column needs two (give y_proba instead)",
-                    field="y_true",
-                )
-            scores = as_scores(y_score, "y_score")
-            if len(scores) != len(true_codes):
-                raise InvalidInput(f"has {len(scores)} values but y_true has {len(true_codes)}", field="y_score")
-            chosen_positive, why = choose_positive(all_labels, positive=positive,
-                                                   score_name=score_name or name_of(y_score))
-            notes.append(f"positive class {chosen_positive!r}: {why}")
-        else:
-            matrix, columns = as_proba(y_proba, labels=labels)
-            enc = encode_labels({"y_true": y_true}, labels=columns)
-            all_labels = sorted_labels(enc.labels)
-            order = np.array([enc.labels.index(label) for label in all_labels], dtype=np.intp)
-            matrix = matrix[:, order]
-            true_codes = np.argsort(order)[enc.codes["y_true"]]
-            if matrix.shape[0] != len(true_codes):
-                raise InvalidInput(f"has {matrix.shape[0]} rows but y_true has {len(true_codes)}", field="y_proba")
-            _require_two_classes(true_codes, all_labels)
-            if len(all_labels) == 2:
-                chosen_positive, why = choose_positive(all_labels, positive=positive)
-                notes.append(f"positive class {chosen_positive!r}: {why}")
-                scores = matrix[:, all_labels.index(chosen_positive)]
-            else:
-                if threshold is not None:
-                    raise InvalidInput("threshold applies to two classes; with more, the most probable class "
-                                       "is predicted", field="threshold")
-                pred_codes = np.argmax(matrix, axis=1)
-        if chosen_positive is not None:
-            used_threshold = _resolve_threshold(threshold, scores)
-            p = all_labels.index(chosen_positive)
-            pred_codes = np.where(scores >= used_threshold, p, 1 - p)
-
-    if positive is not None and chosen_positive is None:
+        chosen, notes = _positive_of(all_labels, positive)
+        return _Prepared(all_labels, true_codes, chosen, notes, pred_codes=enc.codes["y_pred"])
+    if y_score is not None:
+        enc = encode_labels({"y_true": y_true}, labels=labels)
+        all_labels, true_codes = enc.labels, enc.codes["y_true"]
+        _require_two_classes(true_codes, all_labels)
+        if len(all_labels) != 2:
+            raise InvalidInput(
+                f"has {len(all_labels)} classes; a single score column needs two (give y_proba instead)",
+                field="y_true",
+            )
+        scores = as_scores(y_score, "y_score")
+        if len(scores) != len(true_codes):
+            raise InvalidInput(f"has {len(scores)} values but y_true has {len(true_codes)}", field="y_score")
+        chosen, why = choose_positive(all_labels, positive=positive, score_name=score_name or name_of(y_score))
+        return _Prepared(all_labels, true_codes, chosen, (f"positive class {chosen!r}: {why}",), scores=scores)
+    matrix, columns = as_proba(y_proba, labels=labels)
+    enc = encode_labels({"y_true": y_true}, labels=columns)
+    all_labels = sorted_labels(enc.labels)
+    order = np.array([enc.labels.index(label) for label in all_labels], dtype=np.intp)
+    matrix = matrix[:, order]
+    true_codes = np.argsort(order)[enc.codes["y_true"]]
+    if matrix.shape[0] != len(true_codes):
+        raise InvalidInput(f"has {matrix.shape[0]} rows but y_true has {len(true_codes)}", field="y_proba")
+    _require_two_classes(true_codes, all_labels)
+    if len(all_labels) == 2:
+        chosen, notes = _positive_of(all_labels, positive)
+        return _Prepared(all_labels, true_codes, chosen, notes, scores=matrix[:, all_labels.index(chosen)],
+                         matrix=None)
+    if positive is not None:
         raise InvalidInput(
             f"a positive class applies to two-class data; these data have {len(all_labels)} classes", field="positive"
         )
-    cm = ConfusionCounts.from_codes(true_codes, pred_codes, labels=all_labels)
-    return _evaluation(cm, chosen_positive, used_threshold, confidence, interval, beta, settings, notes)
+    return _Prepared(all_labels, true_codes, None, (), pred_codes=np.argmax(matrix, axis=1), matrix=matrix)
+
+
+def _positive_of(labels: tuple[str, ...], positive: Any) -> tuple[str | None, tuple[str, ...]]:
+    if len(labels) == 2:
+        chosen, why = choose_positive(labels, positive=positive)
+        return chosen, (f"positive class {chosen!r}: {why}",)
+    if positive is not None:
+        raise InvalidInput(
+            f"a positive class applies to two-class data; these data have {len(labels)} classes", field="positive"
+        )
+    return None, ()
+
+
+def rank(
+    y_true: Any,
+    *,
+    y_score: Any = None,
+    y_proba: Any = None,
+    labels: Sequence[Any] | None = None,
+    positive: Any = None,
+    score_name: str | None = None,
+    confidence: float = 0.95,
+    costs: Costs | Mapping[str, float] | None = None,
+    prevalence: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    lift_depth: float = 0.1,
+) -> RankingAnalysis:
+    """The ranking analysis of two-class scores alone: curves, AUC, hull, thresholds, costs.
+
+    The same as ``evaluate(...).ranking`` without the confusion matrix, for
+    curves and plots. Arguments as for :func:`evaluate`.
+
+    Examples
+    --------
+    >>> r = rank([1, 0, 1, 1, 0], y_score=[0.2, 0.4, 0.8, 0.7, 0.7])
+    >>> round(r.roc_auc.value, 4), r.roc()["fpr"].tolist()
+    (0.5833, [0.0, 0.0, 0.5, 1.0, 1.0])
+    """
+    try:
+        confidence = check_confidence(confidence)
+    except ValueError as e:
+        raise InvalidInput(str(e), field="confidence") from None
+    prepared = _prepare(y_true, y_pred=None, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
+                        score_name=score_name)
+    if prepared.scores is None:
+        raise InvalidInput("ranking curves need two classes with scores", field="y_proba")
+    return analyse_scores(prepared.summary(), confidence=confidence, costs=_as_costs(costs),
+                          deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
+                          lift_depth=lift_depth)
+
+
+def _check_auc_interval(value: str) -> AUCInterval:
+    if value not in ("delong", "bootstrap"):
+        raise InvalidInput(f"{value!r} is not one of ['delong', 'bootstrap']", field="auc_interval")
+    return value  # type: ignore[return-value]
+
+
+def _check_prevalence(value: float | None) -> float | None:
+    if value is None:
+        return None
+    if not (isinstance(value, (int, float)) and 0.0 < value < 1.0):
+        raise InvalidInput(f"must be a share strictly between 0 and 1, got {value!r}", field="prevalence")
+    return float(value)
+
+
+def _as_costs(costs: Costs | Mapping[str, float] | None) -> Costs:
+    """Costs from a mapping such as {"fp": 1, "fn": 10}; errors name the bad key."""
+    if costs is None:
+        return Costs()
+    if isinstance(costs, Costs):
+        values = costs.to_dict()
+    else:
+        values = dict(Costs().to_dict())
+        for key, value in costs.items():
+            if key not in values:
+                raise InvalidInput(f"{key!r} is not one of fp, fn, tp, tn", field="costs")
+            values[key] = value
+    for key, value in values.items():
+        if not (isinstance(value, (int, float)) and np.isfinite(value)):
+            raise InvalidInput(f"the cost of {key} must be a number, got {value!r}", field="costs")
+    result = Costs(**{k: float(v) for k, v in values.items()})
+    if result.fp <= result.tn or result.fn <= result.tp:
+        raise InvalidInput("an error must cost more than the right answer (fp > tn and fn > tp)", field="costs")
+    return result
 
 
 def _resolve_threshold(threshold: float | None, scores: np.ndarray) -> float:

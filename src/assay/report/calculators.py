@@ -38,3 +38,9 @@ def interval_document(r: Any) -> list[Block]:
 
 def render_interval_text(r: Any, *, color: bool | None = False) -> str:
     return render_blocks_text(interval_document(r), color=color)
+
+
+def interval_markdown(r: Any) -> str:
+    from assay.report.markdown import render_blocks_markdown
+
+    return render_blocks_markdown(interval_document(r))

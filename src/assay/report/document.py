@@ -271,6 +271,10 @@ def evaluation_document(ev: Evaluation) -> list[Block]:
     table, verdicts = _tests_table(ev)
     b.table(table)
 
+    ranking_words: list[str] = []
+    if ev.ranking is not None:
+        ranking_words = _ranking_section(b, ev)
+
     b.heading("In words")
     words: list[str] = []
     if ev.task == "binary" and ev.positive is not None:
@@ -287,6 +291,90 @@ def evaluation_document(ev: Evaluation) -> list[Block]:
             f"Kappa {kappa.value:.3f} is {kw} agreement beyond chance (Landis & Koch's scale); "
             f"chance alone would get {percent(ev.metrics['chance_agreement'].value)} right."
         )
+    words.extend(ranking_words)
     for w in words:
         b.para(w)
     return b.blocks
+
+
+def _threshold_text(t: float) -> str:
+    return "above every score" if t == float("inf") else f"{t:.4g}"
+
+
+def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
+    """Tables of the ranking analysis, and the sentences that go under them."""
+    r = ev.ranking
+    level = level_text(ev.confidence)
+    if not hasattr(r, "best"):  # several classes
+        b.heading("Ranking (from the class probabilities)")
+        rows = [[f"{label} vs rest", value_text(e, as_percent=False), ci_text(e, as_percent=False),
+                 method_title(e.method) or (e.note or "")] for label, e in r.per_class.items()]
+        for title, e in (("macro average (one vs rest)", r.macro), ("weighted by prevalence", r.weighted),
+                         ("Hand & Till's M", r.hand_till)):
+            rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
+                         method_title(e.method) or (e.note or "")])
+        b.table(Table(["ROC AUC", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+        if r.hand_till.value is None:
+            return []
+        return [f"Averaged over every pair of classes, the probabilities rank an instance of one class above "
+                f"an instance of the other {percent(r.hand_till.value)} of the time (Hand & Till's M)."]
+
+    tc = r.counts
+    b.heading(f"Ranking (from the scores: {len(r.summary):,} distinct thresholds)")
+    rows = []
+    for title, e, pct in (("ROC AUC", r.roc_auc, False), ("Gini (2 AUC - 1)", r.gini, False),
+                          ("Average precision", r.average_precision, False),
+                          ("PR AUC (trapezoid)", r.pr_auc, False),
+                          (f"Lift in the top {percent(r.lift_depth, 0)}", r.lift, False)):
+        method = method_title(e.method)
+        if e.ci is None and e.note:
+            method = f"{method}: {e.note}" if method else e.note
+        rows.append([title, value_text(e, as_percent=pct), ci_text(e, as_percent=pct), method])
+    if r.partial_auc is not None:
+        low, high = r.partial_auc["fpr_range"]
+        std = r.partial_auc["standardized"]
+        rows.append([f"Partial AUC, FPR {low:g}-{high:g}", f"{r.partial_auc['value']:.4f}",
+                     "—", f"standardized {std:.3f} (McClish)" if std is not None else "no interval"])
+    b.table(Table(["Metric", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+    b.para(f"baseline of average precision: the prevalence, {percent(r.prevalence)}", "muted")
+
+    choices = [("Youden's J (max TPR - FPR)", r.best["youden"], f"J = {r.best['youden'].value:.3f}"),
+               ("Closest to the ideal corner (0, 1)", r.best["closest_to_corner"],
+                f"distance {r.best['closest_to_corner'].value:.3f}"),
+               ("Least expected cost", r.best["min_expected_cost"],
+                f"cost {r.best['min_expected_cost'].value:.4g} per instance"),
+               ("Iso-performance optimum on the hull", r.optimal, f"slope {r.slope:.3g}")]
+    if r.operating_point is not None:
+        choices.append(("The threshold used above", r.operating_point,
+                        f"cost {r.operating_point.value:.4g} per instance"))
+    b.heading("Thresholds")
+    b.table(Table(["Criterion", "Threshold", "FPR", "TPR", "Note"],
+                  [[title, _threshold_text(c.threshold), percent(c.fpr), percent(c.tpr),
+                    note + (f" ({c.ties} tied)" if c.ties > 1 else "")] for title, c, note in choices],
+                  align="lrrrl"))
+    costs = r.costs
+    b.para(f"costs: false positive {costs.fp:g}, false negative {costs.fn:g}"
+           + (f", true positive {costs.tp:g}, true negative {costs.tn:g}" if costs.tp or costs.tn else "")
+           + f" · positives where the classifier is used: {percent(r.deployment_prevalence)} "
+           f"({r.prevalence_source}) · iso-performance slope m = (c_FP N) / (c_FN P) = {r.slope:.3g}", "muted")
+    hull = r.hull()
+    shown = [_threshold_text(t) for t in hull["threshold"][1:-1]]
+    b.para(f"ROC convex hull: {len(hull['threshold'])} vertices"
+           + (f"; thresholds on it: {', '.join(shown[:12])}" + (" ..." if len(shown) > 12 else "")
+              if shown else ""), "muted")
+    for note in r.notes:
+        b.para(note, "muted")
+
+    words = []
+    auc = r.roc_auc
+    words.append(f"The scores rank a random positive above a random negative {percent(auc.value)} of the time "
+                 f"(ROC AUC" + (f", {level} CI {ci_text(auc, as_percent=False)}" if auc.ci else "") + ").")
+    words.append(f"Average precision is {r.average_precision.value:.3f}, against {r.prevalence:.3f} for "
+                 f"scores that know nothing (the prevalence).")
+    cheapest = r.best["min_expected_cost"]
+    if not costs.is_default or r.prevalence_source == "given":
+        words.append(f"With these costs and {percent(r.deployment_prevalence)} positives, the cheapest "
+                     f"threshold is {_threshold_text(cheapest.threshold)} (FPR {percent(cheapest.fpr)}, "
+                     f"TPR {percent(cheapest.tpr)}).")
+    del tc
+    return words

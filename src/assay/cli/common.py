@@ -1,0 +1,184 @@
+"""What every command shares: errors, output, and reading predictions from a table."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from assay.errors import InvalidInput
+
+__all__ = ["UserError", "fail", "emit", "render", "FORMATS", "CONTEXT", "Predictions", "read_predictions",
+           "prediction_options", "output_options", "parse_pairs", "parse_range"]
+
+FORMATS = ("text", "json", "markdown")
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class UserError(Exception):
+    """A mistake of the user's: printed as one line, exit status 2."""
+
+
+def fail(err: InvalidInput, names: dict[str, str] | None = None) -> UserError:
+    """The library's error, with its argument names turned into the user's options and columns."""
+    return UserError(err.describe(names=names, one_based=True))
+
+
+def emit(text: str, output: str | None) -> None:
+    """Write to a file atomically, or to standard output."""
+    if output:
+        from assay.io.atomic import write_atomic
+
+        try:
+            write_atomic(output, text)
+        except OSError as e:
+            raise UserError(f"cannot write {output}: {e.strerror or e}") from None
+        return
+    click.echo(text, nl=False)
+
+
+def render(result: Any, fmt: str, output: str | None, *, text: Callable[[bool, int | None], str],
+           markdown: Callable[[], str] | None = None) -> None:
+    """Render a result as text (coloured on a terminal), JSON or Markdown."""
+    if fmt == "json":
+        from assay.report.json import render_json
+
+        emit(render_json(result), output)
+    elif fmt == "markdown":
+        if markdown is None:
+            from assay.report.markdown import render_markdown
+
+            emit(render_markdown(result), output)
+        else:
+            emit(markdown(), output)
+    else:
+        tty = output is None and sys.stdout.isatty()
+        width = None
+        if tty:
+            import shutil
+
+            width = min(shutil.get_terminal_size((100, 24)).columns, 120)
+        emit(text(tty, width), output)
+
+
+def output_options(f: Callable) -> Callable:
+    f = click.option("--output", "-o", metavar="PATH", help="Write to PATH (atomically) instead of stdout.")(f)
+    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+                        help="text for people, json for machines, markdown for documents.")(f)
+
+
+def prediction_options(f: Callable) -> Callable:
+    """FILE, --truth and one of --pred/--score/--proba, and --input-format."""
+    for decorator in reversed([
+        click.argument("file", required=False, metavar="FILE"),
+        click.option("--truth", metavar="COL", help="Column of actual classes."),
+        click.option("--pred", metavar="COL", help="Column of predicted classes."),
+        click.option("--score", metavar="COL", help="Column of scores or probabilities of the positive class."),
+        click.option("--proba", metavar="COLS", help="Comma-separated probability columns, each named by its class."),
+        click.option("--input-format", type=click.Choice(["csv", "tsv", "parquet", "jsonl"]),
+                     help="Format of FILE (default: from its extension or content)."),
+    ]):
+        f = decorator(f)
+    return f
+
+
+@dataclass
+class Predictions:
+    """Columns read for one evaluation: keyword arguments for the library, and how to name them."""
+
+    truth: Any
+    kwargs: dict[str, Any]
+    names: dict[str, str]
+    source: dict[str, Any]
+    score_name: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _split_columns(value: str) -> list[str]:
+    return [c.strip() for c in value.split(",") if c.strip()]
+
+
+def read_predictions(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
+                     input_format: str | None, *, allow: tuple[str, ...] = ("pred", "score", "proba"),
+                     truth_as_text: bool = True, extra_columns: tuple[str, ...] = ()) -> Predictions:
+    """Read FILE's truth and prediction columns, with one-line errors for every mistake."""
+    if file is None:
+        raise UserError("give a FILE of predictions (or - for standard input)")
+    if truth is None:
+        raise UserError("--truth COL is required: the column of actual values")
+    kinds = {"pred": pred, "score": score, "proba": proba}
+    given = [f"--{k}" for k, v in kinds.items() if v]
+    if len(given) != 1:
+        flags = [f"--{k}" for k in allow]
+        options = flags[0] if len(flags) == 1 else ", ".join(flags[:-1]) + " or " + flags[-1]
+        raise UserError(f"give exactly one of {options}" + (f" (got {' and '.join(given)})" if given else ""))
+    kind = given[0][2:]
+    if kind not in allow:
+        raise UserError(f"--{kind} does not apply here; give " + " or ".join(f"--{k}" for k in allow))
+    from assay.io.tables import read_columns
+
+    proba_columns = _split_columns(proba) if proba else []
+    if proba is not None and len(proba_columns) < 2:
+        raise UserError("--proba needs at least two comma-separated columns, one per class")
+    text_cols = ([truth] if truth_as_text else []) + ([pred] if pred and truth_as_text else [])
+    number_cols = ([] if truth_as_text else [truth]) + ([pred] if pred and not truth_as_text else []) + \
+        ([score] if score else []) + proba_columns
+    try:
+        data = read_columns(file, text_columns=text_cols, number_columns=number_cols + list(extra_columns),
+                            format=input_format)
+    except InvalidInput as e:
+        raise fail(e, {"format": "--input-format"}) from None
+    names = {"y_true": f"column {truth!r}"}
+    kwargs: dict[str, Any] = {}
+    if pred:
+        kwargs["y_pred"] = data.columns[pred]
+        names["y_pred"] = f"column {pred!r}"
+    elif score:
+        kwargs["y_score"] = data.columns[score]
+        names["y_score"] = f"column {score!r}"
+    else:
+        kwargs["y_proba"] = {c: data.columns[c] for c in proba_columns}
+        for c in proba_columns:
+            names[f"y_proba[{c!r}]"] = f"column {c!r}"
+        names["y_proba"] = "--proba"
+    source = {"file": data.source, "truth": truth, "pred": pred, "score": score, "proba": proba_columns or None}
+    return Predictions(data.columns[truth], kwargs, names, {k: v for k, v in source.items() if v is not None},
+                       score_name=score, extra={c: data.columns[c] for c in extra_columns})
+
+
+def parse_pairs(value: str | None, option: str, *, keys: tuple[str, ...] | None = None) -> dict[str, float] | None:
+    """'fp=1,fn=10' -> {'fp': 1.0, 'fn': 10.0}; a one-line error naming the option otherwise."""
+    if value is None:
+        return None
+    out: dict[str, float] = {}
+    for part in value.split(","):
+        if not part.strip():
+            continue
+        key, sep, number = part.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise UserError(f"{option}: {part.strip()!r} is not of the form name=number")
+        if keys is not None and key not in keys:
+            raise UserError(f"{option}: {key!r} is not one of {', '.join(keys)}")
+        try:
+            out[key] = float(number)
+        except ValueError:
+            raise UserError(f"{option}: {number.strip()!r} is not a number") from None
+    if not out:
+        raise UserError(f"{option}: give name=number pairs, e.g. {option} fp=1,fn=10")
+    return out
+
+
+def parse_range(value: str | None, option: str) -> tuple[float, float] | None:
+    """'0,0.2' -> (0.0, 0.2)."""
+    if value is None:
+        return None
+    parts = value.split(",")
+    try:
+        low, high = (float(p) for p in parts)
+    except ValueError:
+        raise UserError(f"{option}: {value!r} is not two comma-separated numbers, e.g. 0,0.2") from None
+    return low, high

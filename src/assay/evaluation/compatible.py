@@ -1,0 +1,214 @@
+"""Drop-in namesakes of scikit-learn's ranking functions, exact and fast.
+
+``roc_curve``, ``roc_auc``, ``average_precision`` and ``precision_recall_curve``
+take the arguments of ``sklearn.metrics.roc_curve``, ``roc_auc_score``,
+``average_precision_score`` and ``precision_recall_curve`` and return the same
+numbers, computed from one sort of the scores (``ScoreCounts``) instead of an
+argsort. Where scikit-learn warns and returns NaN (a single class in the
+truth), these raise ``InvalidInput``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+from assay.errors import InvalidInput
+from assay.inputs import as_proba, as_scores, canonical_label, encode_labels, sorted_labels
+from assay.metrics.ranking import (
+    ThresholdCounts,
+    auc,
+    auc_from_keys,
+    average_precision as _average_precision,
+    drop_collinear,
+    partial_auc,
+    threshold_counts,
+    threshold_counts_from_keys,
+)
+from assay.summaries.scores import ScoreCounts, sort_keys
+
+__all__ = ["roc_curve", "roc_auc", "average_precision", "precision_recall_curve", "binary_scores"]
+
+
+def binary_scores(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, tuple[str, str]]:
+    """Validated (is_positive, scores, weights, (negative, positive)) of a two-class problem.
+
+    ``pos_label`` defaults as in scikit-learn: 1 (or True) when the classes are
+    {0, 1}, {-1, 1} or {False, True}; otherwise it must be given.
+    """
+    enc = encode_labels({"y_true": y_true})
+    labels = enc.labels
+    codes = enc.codes["y_true"]
+    scores = as_scores(y_score, "y_score")
+    if len(scores) != len(codes):
+        raise InvalidInput(f"has {len(scores)} values but y_true has {len(codes)}", field="y_score")
+    if len(labels) != 2:
+        what = "a single class" if len(labels) == 1 else f"{len(labels)} classes"
+        raise InvalidInput(f"has {what} {list(labels)}; two are needed", field="y_true")
+    if pos_label is None:
+        if set(labels) in ({"0", "1"}, {"-1", "1"}):
+            positive = "1"
+        elif set(labels) == {"False", "True"}:
+            positive = "True"
+        else:
+            raise InvalidInput(f"the classes are {list(labels)}: say which is positive with pos_label",
+                               field="pos_label")
+    else:
+        positive = canonical_label(pos_label, labels, field="pos_label")
+    p = labels.index(positive)
+    is_positive = codes == p
+    weights = None
+    if sample_weight is not None:
+        weights = as_scores(sample_weight, "sample_weight").astype(np.float64)
+        if len(weights) != len(codes):
+            raise InvalidInput(f"has {len(weights)} values but y_true has {len(codes)}", field="sample_weight")
+        if (weights < 0).any():
+            raise InvalidInput("weights must be >= 0", field="sample_weight", row=int(np.argmax(weights < 0)))
+    return is_positive, scores, weights, (labels[1 - p], positive)
+
+
+def _summary(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> ScoreCounts:
+    is_positive, scores, weights, labels = binary_scores(y_true, y_score, pos_label=pos_label,
+                                                         sample_weight=sample_weight)
+    return ScoreCounts.from_arrays(is_positive, scores, sample_weight=weights, labels=labels)
+
+
+def _counts(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> ThresholdCounts:
+    """Confusion counts at every distinct threshold: from the sorted keys when unweighted."""
+    if sample_weight is not None:
+        return threshold_counts(_summary(y_true, y_score, pos_label, sample_weight))
+    is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
+    return threshold_counts_from_keys(sort_keys(is_positive, scores))
+
+
+def roc_curve(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """FPR, TPR and thresholds of the exact ROC curve, as ``sklearn.metrics.roc_curve``.
+
+    One point per distinct score (positive iff score >= threshold), starting at
+    (0, 0) with threshold +inf; with ``drop_intermediate`` the points inside
+    straight horizontal or vertical runs are dropped (the curve is unchanged).
+
+    Examples
+    --------
+    >>> fpr, tpr, thresholds = roc_curve([1, 0, 1, 1, 0], [0.7, 0.4, 0.8, 0.7, 0.3], drop_intermediate=False)
+    >>> fpr.tolist(), [round(float(t), 3) for t in tpr], thresholds.tolist()
+    ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.333, 1.0, 1.0, 1.0], [inf, 0.8, 0.7, 0.4, 0.3])
+    """
+    tc = _counts(y_true, y_score, pos_label, sample_weight)
+    tp, fp, thresholds = tc.tp, tc.fp, tc.thresholds
+    if drop_intermediate and len(fp) > 2:
+        keep = drop_collinear(fp, tp)
+        tp, fp, thresholds = tp[keep], fp[keep], thresholds[keep]
+    m = len(tp)
+    fpr, tpr, out_thresholds = np.empty(m + 1), np.empty(m + 1), np.empty(m + 1)
+    fpr[0] = tpr[0] = 0.0
+    out_thresholds[0] = np.inf
+    np.divide(fp, fp[-1], out=fpr[1:])
+    np.divide(tp, tp[-1], out=tpr[1:])
+    out_thresholds[1:] = thresholds
+    return fpr, tpr, out_thresholds
+
+
+def roc_auc(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: Literal["macro", "weighted"] = "macro",
+    sample_weight: Any = None,
+    max_fpr: float | None = None,
+    multi_class: Literal["ovr", "ovo"] = "ovr",
+    labels: Sequence[Any] | None = None,
+    pos_label: Any = None,
+) -> float:
+    """Area under the ROC curve, as ``sklearn.metrics.roc_auc_score``.
+
+    Two classes: ``y_score`` holds the positive class's scores; the AUC is the
+    Mann-Whitney statistic with ties counted one half. With ``max_fpr``, the
+    partial AUC up to that FPR standardised as McClish (1989), as scikit-learn.
+    More classes: ``y_score`` is (n, k) with columns in ``labels`` order (default:
+    sorted classes); ``multi_class="ovr"`` averages one-vs-rest AUCs (``average``
+    macro or weighted by prevalence) and ``"ovo"`` gives Hand & Till's M.
+
+    Examples
+    --------
+    >>> roc_auc([1, 0, 1, 1, 0], [0.2, 0.4, 0.8, 0.7, 0.7])
+    0.5833333333333334
+    """
+    if np.ndim(y_score) == 2 and np.shape(y_score)[1] > 2 or isinstance(y_score, dict):
+        return _multiclass_auc(y_true, y_score, labels=labels, multi_class=multi_class, average=average)
+    if np.ndim(y_score) == 2:
+        y_score = np.asarray(y_score)[:, 1]
+    if sample_weight is None and max_fpr is None:
+        is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
+        if is_positive.all() or not is_positive.any():
+            raise InvalidInput("has a single class; two are needed", field="y_true")
+        return auc_from_keys(sort_keys(is_positive, scores))
+    sc = _summary(y_true, y_score, pos_label, sample_weight)
+    if max_fpr is None or max_fpr == 1:
+        return auc(sc)
+    if not 0 < max_fpr <= 1:
+        raise InvalidInput(f"must be in (0, 1], got {max_fpr!r}", field="max_fpr")
+    tc = threshold_counts(sc)
+    fpr = np.concatenate(([0.0], tc.fp / tc.n_negative))
+    tpr = np.concatenate(([0.0], tc.tp / tc.n_positive))
+    area = partial_auc(fpr, tpr, 0.0, max_fpr)
+    min_area = 0.5 * max_fpr**2
+    return float(0.5 * (1 + (area - min_area) / (max_fpr - min_area)))
+
+
+def average_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None) -> float:
+    """Average precision, sum of (R_k - R_(k-1)) P_k, as ``sklearn.metrics.average_precision_score``.
+
+    Examples
+    --------
+    >>> round(average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
+    0.8333
+    """
+    return _average_precision(_counts(y_true, y_score, pos_label, sample_weight))
+
+
+def precision_recall_curve(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and thresholds, as ``sklearn.metrics.precision_recall_curve``.
+
+    Thresholds increase; precision and recall have one more point, (1, 0), at the end.
+    """
+    tc = _counts(y_true, y_score, pos_label, sample_weight)
+    tp, fp, thresholds = tc.tp, tc.fp, tc.thresholds
+    if drop_intermediate and len(fp) > 2:
+        keep = np.flatnonzero(np.concatenate(([True], (np.diff(tp[:-1]) != 0) | (np.diff(tp[1:]) != 0), [True])))
+        tp, fp, thresholds = tp[keep], fp[keep], thresholds[keep]
+    precision = tp / (tp + fp)
+    recall = tp / tp[-1]
+    return (np.concatenate((precision[::-1], [1.0])), np.concatenate((recall[::-1], [0.0])), thresholds[::-1].copy())
+
+
+def _multiclass_auc(y_true: Any, y_score: Any, *, labels: Sequence[Any] | None, multi_class: str,
+                    average: str) -> float:
+    from assay.evaluation.multiclass_ranking import hand_till, one_vs_rest_aucs
+
+    matrix, columns = as_proba(y_score, labels=labels if labels is not None else _default_columns(y_true, y_score))
+    enc = encode_labels({"y_true": y_true}, labels=columns)
+    if multi_class == "ovo":
+        return hand_till(matrix, enc.codes["y_true"])
+    if multi_class != "ovr":
+        raise InvalidInput(f"{multi_class!r} is not one of ['ovr', 'ovo']", field="multi_class")
+    aucs, support = one_vs_rest_aucs(matrix, enc.codes["y_true"])
+    if average == "macro":
+        return float(np.mean(aucs))
+    if average == "weighted":
+        return float(np.average(aucs, weights=support))
+    raise InvalidInput(f"{average!r} is not one of ['macro', 'weighted']", field="average")
+
+
+def _default_columns(y_true: Any, y_score: Any) -> list[str] | None:
+    if isinstance(y_score, dict) or hasattr(y_score, "columns"):
+        return None
+    return list(sorted_labels(encode_labels({"y_true": y_true}).labels))

@@ -1,0 +1,630 @@
+"""Probabilistic predictions in, every loss with its interval and a reliability table out.
+
+``analyse_probabilities`` is the entry point: it validates what only it can check
+(rows that sum to 1, the prior, the options), summarises the predictions into a
+mergeable ``ProbabilitySummary`` and analyses that. ``analyse_summary`` analyses a
+summary built elsewhere, e.g. merged from the chunks of a stream or the folds of
+a cross-validation.
+
+Intervals, each named in its ``method``:
+
+* ``"normal-mean"``: a mean of per-instance losses (quadratic, absolute,
+  information, Brier, log loss) gets the central-limit interval
+  mean ± z s / √n, s the sample standard deviation (divisor n - 1);
+* ``"delta-ratio"``: a relative loss, the ratio of the model's mean loss to the
+  prior classifier's on the same instances, gets R ± z se with se from the delta
+  method (``assay.metrics.probabilistic.relative_loss``);
+* both are truncated to the range of the quantity ([0, 2] for the quadratic and
+  absolute losses, [0, 1] for the two-class Brier score, [0, ∞) otherwise), as
+  the normal interval of a proportion is truncated to [0, 1];
+* each bin of the reliability table gets the Wilson interval of its observed
+  frequency.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal, get_args
+
+import numpy as np
+
+from assay.errors import InvalidInput
+from assay.inference.distributions import check_confidence, normal_quantile
+from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
+from assay.inference.proportion import proportion_bounds
+from assay.inputs import canonical_label
+from assay.metrics.probabilistic import (
+    MeanLoss,
+    RelativeLoss,
+    calibration_errors,
+    class_frequencies,
+    mean_loss,
+    relative_loss,
+)
+from assay.summaries.probabilities import (
+    LOG_LOSS_EPS,
+    ProbabilitySummary,
+    bin_index,
+    brier_scale,
+    calibration_values,
+)
+
+__all__ = [
+    "CalibrationStrategy",
+    "CALIBRATION_STRATEGIES",
+    "PriorSource",
+    "ROW_SUM_TOLERANCE",
+    "PriorClassifier",
+    "CalibrationBin",
+    "CalibrationTable",
+    "ProbabilisticAnalysis",
+    "analyse_probabilities",
+    "analyse_summary",
+    "calibration_table",
+    "quantile_calibration_table",
+    "normal_mean_interval",
+    "delta_ratio_interval",
+]
+
+CalibrationStrategy = Literal["uniform", "quantile"]
+CALIBRATION_STRATEGIES: tuple[str, ...] = get_args(CalibrationStrategy)
+
+PriorSource = Literal["given", "test data"]
+
+ROW_SUM_TOLERANCE = 1e-6
+"""How far from 1 a row of probabilities (or a given prior) may sum."""
+
+
+# ----------------------------------------------------------------------------
+# results
+
+
+@dataclass(frozen=True)
+class PriorClassifier:
+    """The "classificatore elementare" of seed 002: class frequencies for every instance.
+
+    ``source`` is ``"given"`` (e.g. the training data's frequencies, passed by the
+    caller) or ``"test data"`` (the frequencies of the evaluated instances).
+    """
+
+    labels: tuple[str, ...]
+    probabilities: tuple[float, ...]
+    source: PriorSource
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "probabilities": {label: finite_or_none(p) for label, p in zip(self.labels, self.probabilities,
+                                                                         strict=True)},
+        }
+
+
+@dataclass(frozen=True)
+class CalibrationBin:
+    """One bin of a reliability table.
+
+    ``mean_predicted`` and ``observed`` are None for an empty bin; ``ci`` is the
+    Wilson interval of ``observed``.
+    """
+
+    low: float
+    high: float
+    count: int
+    mean_predicted: float | None
+    observed: float | None
+    ci: ConfidenceInterval | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "low": self.low,
+            "high": self.high,
+            "count": self.count,
+            "mean_predicted": finite_or_none(self.mean_predicted),
+            "observed": finite_or_none(self.observed),
+            "ci": self.ci.to_list() if self.ci is not None else None,
+        }
+
+
+@dataclass(frozen=True)
+class CalibrationTable:
+    """A reliability table: predicted probability against observed frequency, per bin.
+
+    ``target`` says what is binned: ``"positive class 'x'"`` (the probability of
+    class x against whether the instance is of class x) or ``"top label"`` (the
+    largest probability against whether its class is the true one). ``ece`` and
+    ``mce`` are the expected and maximum calibration errors over the non-empty
+    bins (NaN, shown as null, when there is no instance).
+    """
+
+    target: str
+    strategy: CalibrationStrategy
+    bins: tuple[CalibrationBin, ...]
+    ece: float
+    mce: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "bins": [b.to_dict() for b in self.bins],
+            "ece": finite_or_none(self.ece),
+            "mce": finite_or_none(self.mce),
+            "strategy": self.strategy,
+        }
+
+
+@dataclass(frozen=True)
+class ProbabilisticAnalysis:
+    """Losses of probabilistic predictions with their intervals, and calibration.
+
+    Every loss is an ``Estimate``: ``value`` None (never a silent number) with a
+    ``note`` when it is undefined, e.g. an information loss that is infinite.
+    ``infinite_information_loss`` counts the instances that gave probability 0 to
+    their true class (with ``clip``, they are among the clipped ones). ``summary``
+    keeps the counts to recompute or merge.
+    """
+
+    n: int
+    labels: tuple[str, ...]
+    confidence: float
+    quadratic_loss: Estimate
+    absolute_loss: Estimate
+    information_loss_bits: Estimate
+    brier: Estimate
+    log_loss: Estimate
+    relative_quadratic_loss: Estimate
+    relative_absolute_loss: Estimate
+    relative_information_loss: Estimate
+    prior: PriorClassifier
+    infinite_information_loss: int
+    clip: float | None
+    calibration: CalibrationTable
+    summary: ProbabilitySummary
+
+    @property
+    def estimates(self) -> dict[str, Estimate]:
+        """Every loss by its JSON name, in the JSON's order."""
+        return {name: getattr(self, name) for name in _ESTIMATE_NAMES}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``probabilistic`` section of the JSON contract (full precision; null for undefined)."""
+        out: dict[str, Any] = {name: e.to_dict() for name, e in self.estimates.items()}
+        out["prior"] = self.prior.to_dict()
+        out["infinite_information_loss"] = self.infinite_information_loss
+        out["clip"] = self.clip
+        out["calibration"] = self.calibration.to_dict()
+        return out
+
+
+_ESTIMATE_NAMES = (
+    "quadratic_loss",
+    "absolute_loss",
+    "information_loss_bits",
+    "brier",
+    "log_loss",
+    "relative_quadratic_loss",
+    "relative_absolute_loss",
+    "relative_information_loss",
+)
+
+
+# ----------------------------------------------------------------------------
+# intervals
+
+
+def _z(confidence: float) -> float:
+    return float(normal_quantile(0.5 + confidence / 2.0))
+
+
+Range = tuple[float, float]
+"""The values a quantity can take; intervals are truncated to it."""
+
+_ANY: Range = (-math.inf, math.inf)
+
+
+def _truncated(center: float, half: float, within: Range) -> ConfidenceInterval:
+    return ConfidenceInterval(max(center - half, within[0]), min(center + half, within[1]))
+
+
+def normal_mean_interval(
+    mean: float, sd: float, n: int, *, confidence: float, within: Range = _ANY
+) -> ConfidenceInterval | None:
+    """The central-limit interval of a mean: mean ± z s / √n; None when n < 2.
+
+    ``within`` is the range of the values averaged (e.g. (0, 2) for the quadratic
+    loss): the interval is truncated to it, as the normal interval of a
+    proportion is truncated to [0, 1].
+
+    Examples
+    --------
+    Losses 0 and 1: mean 0.5, s = 0.7071, half-width 1.95996 * 0.7071 / √2 = 0.97998.
+
+    >>> ci = normal_mean_interval(0.5, math.sqrt(0.5), 2, confidence=0.95)
+    >>> round(ci.low, 5), round(ci.high, 5)
+    (-0.47998, 1.47998)
+    >>> normal_mean_interval(0.5, math.sqrt(0.5), 2, confidence=0.95, within=(0.0, 1.0)).to_list()
+    [0.0, 1.0]
+    """
+    if n < 2 or not (math.isfinite(mean) and math.isfinite(sd)):
+        return None
+    return _truncated(mean, _z(confidence) * sd / math.sqrt(n), within)
+
+
+def delta_ratio_interval(
+    value: float, se: float, *, confidence: float, within: Range = _ANY
+) -> ConfidenceInterval | None:
+    """The delta-method interval of a ratio: R ± z se, truncated to ``within``; None when se is not finite."""
+    if not (math.isfinite(value) and math.isfinite(se)):
+        return None
+    return _truncated(value, _z(confidence) * se, within)
+
+
+# ----------------------------------------------------------------------------
+# estimates
+
+
+def _infinite_note(count: int) -> str:
+    return f"infinite: {count} instance(s) got probability 0 for their true class"
+
+
+def _mean_estimate(m: MeanLoss, confidence: float, within: Range, note: str | None = None) -> Estimate:
+    if m.n == 0:
+        return Estimate.undefined("no instances")
+    if m.infinite:
+        return Estimate.undefined(_infinite_note(m.infinite))
+    ci = normal_mean_interval(m.mean, m.sd, m.n, confidence=confidence, within=within)
+    if ci is None:
+        return Estimate(m.mean, None, None, note or "one instance: no interval")
+    return Estimate(m.mean, ci, "normal-mean", note)
+
+
+def _relative_estimate(
+    r: RelativeLoss, loss: str, summary: ProbabilitySummary, prior: np.ndarray, confidence: float
+) -> Estimate:
+    if r.n == 0:
+        return Estimate.undefined("no instances")
+    if math.isinf(r.model_loss):
+        return Estimate.undefined(_infinite_note(summary.zero_probability))
+    if math.isinf(r.prior_loss):
+        present = summary.class_counts > 0
+        zero = [repr(label) for label, q, here in zip(summary.labels, prior, present, strict=True)
+                if here and q == 0.0]
+        return Estimate.undefined(
+            "the prior classifier's information loss is infinite: it gives probability 0 to "
+            f"{', '.join(zero)}, found in the data"
+        )
+    if r.prior_loss == 0.0:
+        return Estimate.undefined(f"the prior classifier's {loss} loss is 0 (it is certain of every true class)")
+    if not math.isfinite(r.value):
+        return Estimate.undefined(f"undefined: model loss {r.model_loss!r}, prior classifier loss {r.prior_loss!r}")
+    ci = delta_ratio_interval(r.value, r.se, confidence=confidence, within=(0.0, math.inf))
+    if ci is None:
+        return Estimate(r.value, None, None, "one instance: no interval")
+    return Estimate(r.value, ci, "delta-ratio", None)
+
+
+# ----------------------------------------------------------------------------
+# calibration
+
+
+def _target_text(labels: Sequence[str], calibration_class: int | None) -> str:
+    return "top label" if calibration_class is None else f"positive class {labels[calibration_class]!r}"
+
+
+def _table(
+    target: str, strategy: CalibrationStrategy, edges: np.ndarray, count: np.ndarray, predicted: np.ndarray,
+    observed: np.ndarray, confidence: float,
+) -> CalibrationTable:
+    filled = count > 0
+    safe = np.maximum(count, 1)
+    low, high = proportion_bounds(observed, safe, confidence=confidence, method="wilson")
+    bins = tuple(
+        CalibrationBin(
+            low=float(edges[b]),
+            high=float(edges[b + 1]),
+            count=int(count[b]),
+            mean_predicted=float(predicted[b] / count[b]) if filled[b] else None,
+            observed=float(observed[b] / count[b]) if filled[b] else None,
+            ci=ConfidenceInterval(float(low[b]), float(high[b])) if filled[b] else None,
+        )
+        for b in range(len(count))
+    )
+    ece, mce = calibration_errors(count, predicted, observed)
+    return CalibrationTable(target, strategy, bins, ece, mce)
+
+
+def calibration_table(summary: ProbabilitySummary, *, confidence: float = 0.95) -> CalibrationTable:
+    """The reliability table of a summary's equal-width bins on [0, 1].
+
+    Bins are (low, high], the first also holding 0, as in
+    ``sklearn.calibration.calibration_curve(strategy="uniform")``; unlike it,
+    empty bins are kept (with ``count`` 0 and null values).
+    """
+    return _table(_target_text(summary.labels, summary.calibration_class), "uniform", summary.edges,
+                  summary.bin_count, summary.bin_predicted, summary.bin_observed, confidence)
+
+
+def quantile_calibration_table(
+    y_true_codes,
+    proba,
+    *,
+    labels: Sequence[str],
+    calibration_class: int | None,
+    bins: int = 10,
+    confidence: float = 0.95,
+) -> CalibrationTable:
+    """A reliability table whose bins hold (about) equal numbers of instances.
+
+    The edges are the 0, 1/b, ..., 1 quantiles of the binned probabilities
+    (``np.percentile``, linear interpolation), exactly as
+    ``sklearn.calibration.calibration_curve(strategy="quantile")``. Quantile bins
+    depend on all the data at once, so they are **not mergeable**: this table is
+    computed directly from the predictions, never from a ``ProbabilitySummary``.
+    Tied probabilities give repeated edges and so empty bins, which are kept.
+    """
+    value, outcome = calibration_values(y_true_codes, proba, calibration_class)
+    edges = np.percentile(value, np.linspace(0.0, 1.0, bins + 1) * 100.0)
+    where = bin_index(value, edges)
+    count = np.bincount(where, minlength=bins)
+    predicted = np.bincount(where, weights=value, minlength=bins)
+    observed = np.bincount(where[outcome], minlength=bins)
+    return _table(_target_text(labels, calibration_class), "quantile", edges, count, predicted, observed,
+                  confidence)
+
+
+# ----------------------------------------------------------------------------
+# validation
+
+
+def _check_confidence(confidence: float) -> float:
+    try:
+        return check_confidence(confidence)
+    except (TypeError, ValueError) as e:
+        raise InvalidInput(str(e), field="confidence") from None
+
+
+def _check_clip(clip: Any) -> float | None:
+    if clip is None:
+        return None
+    if isinstance(clip, (bool, np.bool_)) or not isinstance(clip, (int, float, np.integer, np.floating)):
+        raise InvalidInput(f"must be a probability in (0, 1), got {clip!r}", field="clip")
+    value = float(clip)
+    if not 0.0 < value < 1.0:
+        raise InvalidInput(f"must be a probability in (0, 1), got {clip!r}", field="clip")
+    return value
+
+
+def _check_bins(bins: Any) -> int:
+    if isinstance(bins, (bool, np.bool_)) or not isinstance(bins, (int, np.integer)) or bins < 1:
+        raise InvalidInput(f"must be a whole number of bins >= 1, got {bins!r}", field="bins")
+    return int(bins)
+
+
+def _check_strategy(strategy: Any) -> CalibrationStrategy:
+    if strategy not in CALIBRATION_STRATEGIES:
+        raise InvalidInput(f"{strategy!r} is not one of {list(CALIBRATION_STRATEGIES)}", field="strategy")
+    return strategy
+
+
+def _check_rows(proba: np.ndarray) -> None:
+    sums = proba.sum(axis=1)
+    bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
+    if bad.size:
+        i = int(bad[0])
+        raise InvalidInput(f"row sums to {float(sums[i])!r}, not 1 (tolerance 1e-6)", field="y_proba", row=i)
+
+
+def _prior_vector(prior: Any, labels: tuple[str, ...]) -> np.ndarray:
+    """A given prior as probabilities in label order: a mapping label -> p, or a sequence."""
+    k = len(labels)
+    if isinstance(prior, Mapping):
+        q = np.full(k, np.nan)
+        for key, value in prior.items():
+            j = labels.index(canonical_label(key, labels, field="prior"))
+            if not np.isnan(q[j]):
+                raise InvalidInput(f"class {labels[j]!r} is given twice", field="prior")
+            q[j] = _prior_value(value, labels[j])
+        missing = [label for label, v in zip(labels, q, strict=True) if np.isnan(v)]
+        if missing:
+            raise InvalidInput(f"no probability for class {missing[0]!r}", field="prior")
+    else:
+        values = list(np.asarray(prior, dtype=object).reshape(-1)) if not isinstance(prior, str) else [prior]
+        if len(values) != k:
+            raise InvalidInput(f"has {len(values)} probabilities for {k} classes {list(labels)}", field="prior")
+        q = np.array([_prior_value(v, label) for v, label in zip(values, labels, strict=True)])
+    total = float(q.sum())
+    if abs(total - 1.0) > ROW_SUM_TOLERANCE:
+        raise InvalidInput(f"sums to {total!r}, not 1 (tolerance 1e-6)", field="prior")
+    return q
+
+
+def _prior_value(value: Any, label: str) -> float:
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"{value!r} for class {label!r} is not a number", field="prior") from None
+    if isinstance(value, (bool, np.bool_)) or not (0.0 <= f <= 1.0):
+        raise InvalidInput(f"{value!r} for class {label!r} is not a probability in [0, 1]", field="prior")
+    return f
+
+
+# ----------------------------------------------------------------------------
+# entry points
+
+
+def analyse_summary(
+    summary: ProbabilitySummary, *, prior: Any = None, confidence: float = 0.95
+) -> ProbabilisticAnalysis:
+    """Analyse a (possibly merged) summary; the reliability table uses its uniform bins.
+
+    Parameters
+    ----------
+    summary : ProbabilitySummary
+    prior : mapping of label to probability, or sequence in label order, optional
+        The prior classifier's distribution, e.g. the training data's class
+        frequencies; by default the summarised instances' own frequencies.
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    ProbabilisticAnalysis
+    """
+    confidence = _check_confidence(confidence)
+    labels = summary.labels
+    if prior is None:
+        q, source = class_frequencies(summary), "test data"
+    else:
+        q, source = _prior_vector(prior, labels), "given"
+    unbounded = (0.0, math.inf)
+    estimates = {
+        "quadratic_loss": _mean_estimate(mean_loss(summary, "quadratic"), confidence, (0.0, 2.0)),
+        "absolute_loss": _mean_estimate(mean_loss(summary, "absolute"), confidence, (0.0, 2.0)),
+        "information_loss_bits": _mean_estimate(mean_loss(summary, "information"), confidence, unbounded,
+                                                _clip_note(summary)),
+        "brier": _mean_estimate(mean_loss(summary, "brier"), confidence, (0.0, 2.0 * brier_scale(len(labels)))),
+        "log_loss": _mean_estimate(mean_loss(summary, "log_loss"), confidence, unbounded, _log_loss_note(summary)),
+    }
+    for loss in ("quadratic", "absolute", "information"):
+        r = relative_loss(summary, loss, q, prior_from_data=source == "test data")
+        estimates[f"relative_{loss}_loss"] = _relative_estimate(r, loss, summary, q, confidence)
+    return ProbabilisticAnalysis(
+        n=summary.n,
+        labels=labels,
+        confidence=confidence,
+        **estimates,
+        prior=PriorClassifier(labels, tuple(float(p) for p in q), source),
+        infinite_information_loss=summary.zero_probability,
+        clip=summary.clip,
+        calibration=calibration_table(summary, confidence=confidence),
+        summary=summary,
+    )
+
+
+def _clip_note(summary: ProbabilitySummary) -> str | None:
+    if summary.clip is None:
+        return None
+    return f"clipped: the probability of the true class was raised to {summary.clip!r} in {summary.clipped} instance(s)"
+
+
+def _log_loss_note(summary: ProbabilitySummary) -> str | None:
+    if not summary.log_loss_clipped:
+        return None
+    return (f"as scikit-learn: the probability of the true class was raised to eps = {LOG_LOSS_EPS!r} "
+            f"in {summary.log_loss_clipped} instance(s)")
+
+
+def analyse_probabilities(
+    proba: np.ndarray,
+    true_codes: np.ndarray,
+    labels: Sequence[str],
+    *,
+    positive: str | None = None,
+    prior: Any = None,
+    clip: float | None = None,
+    bins: int = 10,
+    strategy: CalibrationStrategy = "uniform",
+    confidence: float = 0.95,
+) -> ProbabilisticAnalysis:
+    """Evaluate probabilistic predictions: losses, relative losses, calibration.
+
+    Parameters
+    ----------
+    proba : ndarray of shape (n, k)
+        Predicted probabilities in [0, 1] (validated by the caller), columns in
+        the order of ``labels``. Each row must sum to 1 within 1e-6.
+    true_codes : ndarray of int, shape (n,)
+        Index of each instance's true class in ``labels``.
+    labels : sequence of str
+        The k >= 2 classes.
+    positive : str, optional
+        The class whose probability the reliability table bins. Default: with two
+        classes, the second label (as scikit-learn's ``pos_label`` for {0, 1});
+        with more, none: the table bins the top-label confidence against whether
+        the top label (the first in label order on ties) is right.
+    prior : mapping of label to probability, or sequence in label order, optional
+        The prior classifier's class distribution, e.g. the frequencies of the
+        training data; by default the test data's own class frequencies.
+    clip : float, optional
+        Raise the probability of the true class to at least ``clip`` (e.g. 1e-15)
+        in the information loss, for the model and the prior classifier alike; the
+        result says so. By default nothing is clipped: an instance with
+        probability 0 for its true class makes the information loss infinite,
+        reported as null with the count of such instances.
+    bins : int, default 10
+        Calibration bins.
+    strategy : {"uniform", "quantile"}, default "uniform"
+        Equal-width bins on [0, 1] (mergeable, kept in the summary) or bins with
+        equal numbers of instances (computed from the data, not mergeable).
+    confidence : float, default 0.95
+        Confidence level of every interval.
+
+    Returns
+    -------
+    ProbabilisticAnalysis
+        ``.to_dict()`` is the ``probabilistic`` section of the JSON contract.
+
+    Raises
+    ------
+    InvalidInput
+        On a row that does not sum to 1 (naming the first), a prior that is not a
+        distribution over ``labels``, or an invalid option.
+
+    Notes
+    -----
+    Losses (seed 002, slides 40-46): quadratic Σ_j (p_j - a_j)², absolute
+    Σ_j |p_j - a_j|, information -log2 p_c bits; ``brier`` and ``log_loss`` are
+    scikit-learn 1.9's ``brier_score_loss`` (halved for two classes only) and
+    ``log_loss`` (natural log, p clipped to [eps, 1 - eps]). The relative losses
+    divide the mean loss by that of the prior classifier, which predicts the
+    prior distribution for every instance.
+
+    References
+    ----------
+    Seed 002, slides 40-46; I. H. Witten, E. Frank, *Data Mining*, section 5.6.
+
+    Examples
+    --------
+    Seed 002's definitions by hand: true class 0 predicted with (0.7, 0.2, 0.1),
+    true class 1 with (0.2, 0.5, 0.3).
+
+    >>> r = analyse_probabilities(np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3]]), np.array([0, 1]),
+    ...                           ("a", "b", "c"))
+
+    Quadratic (0.14 + 0.38) / 2, absolute (0.6 + 1.0) / 2:
+
+    >>> round(r.quadratic_loss.value, 12), round(r.absolute_loss.value, 12)
+    (0.26, 0.8)
+    >>> round(r.information_loss_bits.value, 4)   # (-log2 0.7 - log2 0.5) / 2
+    0.7573
+    >>> r.prior.to_dict()
+    {'source': 'test data', 'probabilities': {'a': 0.5, 'b': 0.5, 'c': 0.0}}
+    """
+    confidence = _check_confidence(confidence)
+    labels = tuple(labels)
+    k = len(labels)
+    p = np.asarray(proba, dtype=np.float64)
+    codes = np.asarray(true_codes)
+    if p.ndim != 2 or p.shape[1] != k:
+        raise InvalidInput(f"expected an (n, {k}) array of probabilities, got shape {p.shape}", field="y_proba")
+    if codes.shape != (p.shape[0],):
+        raise InvalidInput(f"has {codes.size} values but y_proba has {p.shape[0]} rows", field="y_true")
+    if p.shape[0] == 0:
+        raise InvalidInput("no instances to evaluate", field="y_proba")
+    codes = codes.astype(np.intp, copy=False)
+    _check_rows(p)
+    clip = _check_clip(clip)
+    bins = _check_bins(bins)
+    strategy = _check_strategy(strategy)
+    if positive is not None:
+        calibration_class: int | None = labels.index(canonical_label(positive, labels))
+    else:
+        calibration_class = k - 1 if k == 2 else None
+    summary = ProbabilitySummary.from_codes(codes, p, labels=labels, clip=clip, bins=bins,
+                                            calibration_class=calibration_class)
+    analysis = analyse_summary(summary, prior=prior, confidence=confidence)
+    if strategy == "quantile":
+        table = quantile_calibration_table(codes, p, labels=labels, calibration_class=calibration_class,
+                                           bins=bins, confidence=confidence)
+        analysis = replace(analysis, calibration=table)
+    return analysis

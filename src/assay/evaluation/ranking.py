@@ -1,0 +1,327 @@
+"""Everything the scores of a two-class classifier tell, from one ``ScoreCounts``.
+
+AUC with DeLong's interval (or a bootstrap), average precision and the area
+under the PR curve with Boyd's logit interval, partial AUC, the ROC convex hull,
+the best thresholds (Youden, closest to the ideal corner, least expected cost),
+the operating condition's iso-performance slope and its optimal point, the
+reference classifiers of seed 000, and lift at a depth. The curves themselves
+(ROC, PR, lift, the threshold table) are methods, for plotting and export.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from assay.errors import InvalidInput
+from assay.inference.bootstrap import BootstrapSettings
+from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
+from assay.inference.proportion import proportion_bounds
+from assay.inference.roc import bootstrap_auc_ci, delong, logit_interval
+from assay.metrics.confusion import BINARY_METRICS
+from assay.metrics.ranking import (
+    ThresholdCounts,
+    average_precision,
+    counts_at,
+    gains_at,
+    lift_points,
+    partial_auc,
+    pr_auc_trapezoid,
+    pr_points,
+    roc_points,
+    threshold_counts,
+)
+from assay.metrics.roc_space import (
+    REFERENCE_CLASSIFIERS,
+    expected_cost,
+    inverted,
+    iso_performance_slope,
+    optimal_point,
+    roc_hull,
+)
+from assay.summaries.scores import ScoreCounts
+
+__all__ = ["Costs", "ThresholdChoice", "RankingAnalysis", "analyse_scores", "AUCInterval"]
+
+AUCInterval = Literal["delong", "bootstrap"]
+
+
+@dataclass(frozen=True)
+class Costs:
+    """Costs of the four outcomes (by default a false positive and a false negative cost 1)."""
+
+    fp: float = 1.0
+    fn: float = 1.0
+    tp: float = 0.0
+    tn: float = 0.0
+
+    def to_dict(self) -> dict[str, float]:
+        return {"fp": self.fp, "fn": self.fn, "tp": self.tp, "tn": self.tn}
+
+    @property
+    def is_default(self) -> bool:
+        return self == Costs()
+
+
+@dataclass(frozen=True)
+class ThresholdChoice:
+    """A threshold chosen by a criterion, and where it puts the classifier."""
+
+    criterion: str
+    threshold: float
+    fpr: float
+    tpr: float
+    value: float
+    ties: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"threshold": finite_or_none(self.threshold), "fpr": self.fpr, "tpr": self.tpr,
+                "value": finite_or_none(self.value), "ties": self.ties, "criterion": self.criterion}
+
+
+@dataclass(frozen=True)
+class RankingAnalysis:
+    """The ranking part of an evaluation (JSON ``ranking``)."""
+
+    summary: ScoreCounts
+    confidence: float
+    roc_auc: Estimate
+    gini: Estimate
+    average_precision: Estimate
+    pr_auc: Estimate
+    partial_auc: dict[str, Any] | None
+    hull_index: np.ndarray
+    best: dict[str, ThresholdChoice]
+    costs: Costs
+    deployment_prevalence: float
+    prevalence_source: str
+    slope: float
+    optimal: ThresholdChoice
+    operating_point: ThresholdChoice | None
+    lift_depth: float
+    lift: Estimate
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    # curves -----------------------------------------------------------------
+
+    @property
+    def counts(self) -> ThresholdCounts:
+        return threshold_counts(self.summary)
+
+    @property
+    def prevalence(self) -> float:
+        tc = self.counts
+        return float(tc.n_positive / (tc.n_positive + tc.n_negative))
+
+    def roc(self) -> dict[str, np.ndarray]:
+        """The exact ROC curve: one point per distinct threshold, from (0, 0)."""
+        fpr, tpr, thresholds = roc_points(self.counts)
+        return {"threshold": thresholds, "fpr": fpr, "tpr": tpr}
+
+    def hull(self) -> dict[str, np.ndarray]:
+        roc = self.roc()
+        return {k: v[self.hull_index] for k, v in roc.items()}
+
+    def pr(self) -> dict[str, np.ndarray]:
+        """Precision and recall at each distinct threshold, highest threshold first."""
+        precision, recall, thresholds = pr_points(self.counts)
+        return {"threshold": thresholds, "recall": recall, "precision": precision}
+
+    def lift_curve(self) -> dict[str, np.ndarray]:
+        """Depth, cumulative gains and lift at each distinct threshold (seed 002)."""
+        depth, gains, lift = lift_points(self.counts)
+        return {"threshold": self.counts.thresholds, "depth": depth, "gains": gains, "lift": lift}
+
+    def threshold_table(self, thresholds: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """Counts and rates at given thresholds (default: every distinct score), as seed 000's table."""
+        tc = self.counts
+        t = tc.thresholds if thresholds is None else np.asarray(thresholds, dtype=np.float64)
+        cells = counts_at(tc, t)
+        n = tc.n_positive + tc.n_negative
+        table = {"threshold": t, "tp": cells.tp, "fp": cells.fp, "fn": cells.fn, "tn": cells.tn}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for name in ("recall", "fpr", "precision", "specificity", "npv", "accuracy", "f1", "youden_j", "mcc"):
+                table[name] = np.asarray(BINARY_METRICS[name].compute(cells), dtype=np.float64)
+            table["expected_cost"] = self._cost(table["fpr"], table["recall"])
+        table["predicted_positive"] = (cells.tp + cells.fp) / n
+        return table
+
+    def _cost(self, fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
+        c = self.costs
+        return expected_cost(fpr, tpr, prevalence=self.deployment_prevalence, cost_fp=c.fp, cost_fn=c.fn,
+                             cost_tp=c.tp, cost_tn=c.tn)
+
+    # output -----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        hull = self.hull()
+        return {
+            "roc_auc": self.roc_auc.to_dict(),
+            "gini": self.gini.to_dict(),
+            "average_precision": self.average_precision.to_dict(),
+            "pr_auc": self.pr_auc.to_dict(),
+            "prevalence": self.prevalence,
+            "partial_auc": self.partial_auc,
+            "roc_hull": {"fpr": hull["fpr"].tolist(), "tpr": hull["tpr"].tolist(),
+                         "thresholds": [finite_or_none(t) for t in hull["threshold"]]},
+            "best_thresholds": {k: v.to_dict() for k, v in self.best.items()},
+            "costs": self.costs.to_dict(),
+            "deployment_prevalence": self.deployment_prevalence,
+            "deployment_prevalence_source": self.prevalence_source,
+            "iso_performance": {"slope": self.slope, "optimal": self.optimal.to_dict()},
+            "operating_point": self.operating_point.to_dict() if self.operating_point else None,
+            "references": {
+                **{k: list(v) for k, v in REFERENCE_CLASSIFIERS.items()},
+                "random": "every point with fpr = tpr",
+                "inverted_operating_point": (list(inverted(self.operating_point.fpr, self.operating_point.tpr))
+                                             if self.operating_point else None),
+            },
+            "lift": {"depth": self.lift_depth, **self.lift.to_dict()},
+            "n_thresholds": len(self.summary),
+            "notes": list(self.notes),
+        }
+
+
+def _choice(criterion: str, values: np.ndarray, thresholds: np.ndarray, fpr: np.ndarray, tpr: np.ndarray,
+            *, best: Literal["max", "min"]) -> ThresholdChoice:
+    target = values.max() if best == "max" else values.min()
+    tol = 1e-12 * max(1.0, abs(float(target)))
+    hits = np.flatnonzero(np.abs(values - target) <= tol)
+    i = int(hits[0])
+    return ThresholdChoice(criterion, float(thresholds[i]), float(fpr[i]), float(tpr[i]), float(values[i]),
+                           len(hits))
+
+
+def analyse_scores(
+    sc: ScoreCounts,
+    *,
+    confidence: float = 0.95,
+    auc_interval: AUCInterval = "delong",
+    bootstrap: BootstrapSettings = BootstrapSettings(),
+    threshold: float | None = None,
+    costs: Costs = Costs(),
+    deployment_prevalence: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    lift_depth: float = 0.1,
+) -> RankingAnalysis:
+    """Analyse the scores of a two-class classifier (inputs validated: both classes present).
+
+    Parameters
+    ----------
+    sc : ScoreCounts
+    confidence : float
+    auc_interval : {"delong", "bootstrap"}
+        DeLong's interval (default) or a stratified percentile bootstrap.
+    bootstrap : BootstrapSettings
+    threshold : float, optional
+        The threshold used for the confusion matrix, to place it in ROC space.
+    costs : Costs
+        Costs of the outcomes, for the least-cost threshold and the
+        iso-performance slope.
+    deployment_prevalence : float, optional
+        The share of positives where the classifier will be used (default: the
+        test data's), for expected costs and the iso-performance slope.
+    fpr_range : (float, float), optional
+        Report the partial AUC over this FPR range.
+    lift_depth : float, default 0.1
+        The share of top-scored instances at which lift is reported.
+    """
+    tc = threshold_counts(sc)
+    n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
+    notes: list[str] = []
+    weighted = np.asarray(sc.positives).dtype.kind == "f"
+
+    dl = delong(sc, confidence=confidence)
+    if weighted:
+        roc_auc = Estimate(dl.auc, None, None, "no interval: the data are weighted")
+    elif auc_interval == "bootstrap":
+        ci = bootstrap_auc_ci(sc, confidence=confidence, settings=bootstrap)
+        roc_auc = Estimate(dl.auc, ci, "bootstrap-percentile")
+    elif dl.ci is None:
+        roc_auc = Estimate(dl.auc, None, "delong", "no interval: DeLong's needs two instances of each class")
+    elif dl.se == 0:
+        roc_auc = Estimate(dl.auc, None, "delong", "no interval: the standard error is 0 (the classes are "
+                                                   "perfectly separated)")
+    else:
+        roc_auc = Estimate(dl.auc, dl.ci, "delong")
+    gini_ci = ConfidenceInterval(2 * roc_auc.ci.low - 1, 2 * roc_auc.ci.high - 1) if roc_auc.ci else None
+    gini = Estimate(2 * dl.auc - 1, gini_ci, roc_auc.method, roc_auc.note)
+
+    ap = average_precision(tc)
+    trapezoid = pr_auc_trapezoid(tc)
+    ap_est = _logit_estimate(ap, n_pos, confidence)
+    pr_est = _logit_estimate(trapezoid, n_pos, confidence)
+
+    fpr, tpr, thresholds = roc_points(tc)
+    partial = None
+    if fpr_range is not None:
+        low, high = fpr_range
+        if not (0.0 <= low < high <= 1.0):
+            raise InvalidInput(f"must satisfy 0 <= low < high <= 1, got {fpr_range}", field="fpr_range")
+        area = partial_auc(fpr, tpr, low, high)
+        width = high - low
+        # McClish (1989): 1/2 (1 + (A - min) / (max - min)), min the diagonal's area, max the ideal's
+        minimum = (high * high - low * low) / 2.0
+        standardized = 0.5 * (1.0 + (area - minimum) / (width - minimum)) if width > minimum else None
+        partial = {"fpr_range": [low, high], "value": area, "standardized": standardized,
+                   "method": "trapezoid on the exact curve; standardized as McClish (1989)",
+                   "note": "no interval for the partial AUC"}
+
+    hull_index = roc_hull(sc.positives, sc.negatives)
+    prevalence = n_pos / (n_pos + n_neg)
+    pi = prevalence if deployment_prevalence is None else float(deployment_prevalence)
+    source = "test data" if deployment_prevalence is None else "given"
+    youden = _choice("youden", tpr - fpr, thresholds, fpr, tpr, best="max")
+    corner = _choice("closest_to_corner", np.hypot(fpr, 1.0 - tpr), thresholds, fpr, tpr, best="min")
+    cost = expected_cost(fpr, tpr, prevalence=pi, cost_fp=costs.fp, cost_fn=costs.fn, cost_tp=costs.tp,
+                         cost_tn=costs.tn)
+    cheapest = _choice("min_expected_cost", cost, thresholds, fpr, tpr, best="min")
+    slope = iso_performance_slope(cost_fp=costs.fp - costs.tn, cost_fn=costs.fn - costs.tp,
+                                  negatives=1 - pi, positives=pi) if costs.fn > costs.tp else math.inf
+    hf, ht, hth = fpr[hull_index], tpr[hull_index], thresholds[hull_index]
+    opt = optimal_point(hf, ht, slope) if math.isfinite(slope) else optimal_point(hf, ht, 0.0)
+    optimal = ThresholdChoice("iso_performance", float(hth[opt.index]), opt.fpr, opt.tpr,
+                              float(cost[hull_index][opt.index]), 1 if opt.tied_with is None else 2)
+    if opt.tied_with is not None:
+        notes.append(
+            f"the iso-performance line lies along a hull edge: every mix of the thresholds "
+            f"{hth[opt.index]:g} and {hth[opt.tied_with]:g} is equally good"
+        )
+
+    operating = None
+    if threshold is not None:
+        cells = counts_at(tc, np.array([threshold]))
+        op_fpr = float(cells.fp[0] / n_neg)
+        op_tpr = float(cells.tp[0] / n_pos)
+        operating = ThresholdChoice("given", float(threshold), op_fpr, op_tpr,
+                                    float(expected_cost(np.array([op_fpr]), np.array([op_tpr]), prevalence=pi,
+                                                        cost_fp=costs.fp, cost_fn=costs.fn, cost_tp=costs.tp,
+                                                        cost_tn=costs.tn)[0]))
+
+    if not 0.0 < lift_depth <= 1.0:
+        raise InvalidInput(f"must be in (0, 1], got {lift_depth!r}", field="lift_depth")
+    # lift = precision among the top share / prevalence: the precision's Wilson interval, scaled
+    gains = gains_at(tc, lift_depth)
+    top = lift_depth * (n_pos + n_neg)
+    found = gains * n_pos
+    low, high = proportion_bounds(min(found, top), top, confidence=confidence, method="wilson")
+    lift = Estimate(gains / lift_depth, ConfidenceInterval(float(low) / prevalence, float(high) / prevalence),
+                    "wilson")
+
+    return RankingAnalysis(
+        summary=sc, confidence=confidence, roc_auc=roc_auc, gini=gini, average_precision=ap_est, pr_auc=pr_est,
+        partial_auc=partial, hull_index=hull_index, best={"youden": youden, "closest_to_corner": corner,
+                                                          "min_expected_cost": cheapest},
+        costs=costs, deployment_prevalence=pi, prevalence_source=source, slope=slope, optimal=optimal,
+        operating_point=operating, lift_depth=lift_depth, lift=lift, notes=tuple(notes),
+    )
+
+
+def _logit_estimate(value: float, n_pos: float, confidence: float) -> Estimate:
+    ci = logit_interval(value, n_pos, confidence=confidence)
+    if ci is None:
+        return Estimate(value, None, "logit", "no interval: the area is 0 or 1")
+    return Estimate(value, ci, "logit")

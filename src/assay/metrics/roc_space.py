@@ -1,0 +1,187 @@
+"""ROC space: the convex hull, operating conditions, costs and reference classifiers.
+
+Seeds 000, 002 and 003: a classifier is a point (FPR, TPR); the constant,
+ideal, inverted and random classifiers sit at the corners and on the diagonal;
+mixing two classifiers at random reaches every point of the segment between
+them, so only the convex hull of the available points matters; and the best
+point for an operating condition (class ratio and costs) is where a line of
+slope m = (c_FP N) / (c_FN P) first touches the hull from the upper left.
+
+References
+----------
+F. Provost, T. Fawcett (2001), Robust classification for imprecise
+environments, Machine Learning 42:203-231. T. Fawcett (2006), An introduction
+to ROC analysis, Pattern Recognition Letters 27:861-874.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "roc_hull",
+    "upper_hull",
+    "iso_performance_slope",
+    "OptimalPoint",
+    "optimal_point",
+    "mix",
+    "inverted",
+    "REFERENCE_CLASSIFIERS",
+    "expected_cost",
+]
+
+
+def upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of the vertices of the upper convex hull of points sorted by x.
+
+    The points run from (0, 0) to (1, 1) with x non-decreasing (an ROC curve, or
+    several merged and sorted). A point is dropped while it lies on or below the
+    chord of its two neighbours, which is always safe, so every pass drops them
+    all at once, vectorised; passes repeat until none is left. Give integer
+    counts (FP, TP) to make the test exact; collinear points are not vertices.
+
+    Examples
+    --------
+    >>> upper_hull(np.array([0, 0, 1, 2, 4]), np.array([0, 2, 3, 3, 4])).tolist()
+    [0, 1, 2, 4]
+    """
+    x = np.asarray(x)
+    y = np.asarray(y)
+    idx = np.arange(len(x))
+    while len(idx) > 2:
+        xa, ya = x[idx], y[idx]
+        dx1, dy1 = xa[1:-1] - xa[:-2], ya[1:-1] - ya[:-2]
+        dx2, dy2 = xa[2:] - xa[1:-1], ya[2:] - ya[1:-1]
+        right_turn = dx1 * dy2 < dy1 * dx2
+        if right_turn.all():
+            break
+        idx = idx[np.concatenate(([True], right_turn, [True]))]
+    return idx
+
+
+def roc_hull(positives: np.ndarray, negatives: np.ndarray) -> np.ndarray:
+    """Vertices of the ROC convex hull of one classifier, from its score counts.
+
+    ``positives`` and ``negatives`` are the class counts of the distinct scores,
+    highest score first (``ScoreCounts``). Returns indices into the ROC points
+    (index 0 is (0, 0), index g + 1 is the point after score group g).
+
+    Only a point entered by a step with positives (up) and left by a step with
+    negatives (right) can be a vertex: that filter keeps about a fifth of the
+    points of a continuous score before the exact pruning on integer counts.
+    """
+    tp = np.concatenate(([0], np.cumsum(positives)))
+    fp = np.concatenate(([0], np.cumsum(negatives)))
+    m = len(positives)
+    candidate = np.zeros(m + 1, dtype=bool)
+    candidate[0] = candidate[m] = True
+    if m > 1:
+        candidate[1:m] = (np.asarray(positives[:-1]) > 0) & (np.asarray(negatives[1:]) > 0)
+    idx = np.flatnonzero(candidate)
+    return idx[upper_hull(fp[idx], tp[idx])]
+
+
+def iso_performance_slope(*, cost_fp: float, cost_fn: float, negatives: float, positives: float) -> float:
+    """The slope m = (c_FP N) / (c_FN P) of the lines of equal expected cost (seed 003).
+
+    ``negatives`` and ``positives`` may be counts or a ratio (e.g. 10 and 1).
+
+    Examples
+    --------
+    Seed 003, scenario alpha: negatives outnumber positives 10 to 1, equal costs.
+
+    >>> iso_performance_slope(cost_fp=1, cost_fn=1, negatives=10, positives=1)
+    10.0
+
+    Scenario beta: balanced classes, a false negative 10 times as costly.
+
+    >>> iso_performance_slope(cost_fp=1, cost_fn=10, negatives=1, positives=1)
+    0.1
+    """
+    return float(cost_fp * negatives) / float(cost_fn * positives)
+
+
+@dataclass(frozen=True)
+class OptimalPoint:
+    """The hull vertex that minimises expected cost for a slope.
+
+    When the iso-performance line lies along a hull edge, both of its ends (and,
+    by mixing them, every point between) are optimal: ``tied_with`` is then the
+    other end's index.
+    """
+
+    index: int
+    fpr: float
+    tpr: float
+    slope: float
+    tied_with: int | None = None
+
+
+def optimal_point(fpr: np.ndarray, tpr: np.ndarray, slope: float) -> OptimalPoint:
+    """The point maximising TPR - m FPR: the first the iso-performance line touches.
+
+    Examples
+    --------
+    >>> hull_fpr, hull_tpr = np.array([0, 0.1, 0.5, 1]), np.array([0, 0.5, 0.9, 1])
+    >>> optimal_point(hull_fpr, hull_tpr, 10.0).index   # negatives 10:1: be conservative
+    0
+    >>> optimal_point(hull_fpr, hull_tpr, 0.1).index    # misses 10x costlier: be liberal
+    3
+    >>> optimal_point(hull_fpr, hull_tpr, 1.0).index
+    1
+    """
+    fpr = np.asarray(fpr, dtype=np.float64)
+    tpr = np.asarray(tpr, dtype=np.float64)
+    value = tpr - slope * fpr
+    best = float(value.max())
+    tol = 1e-12 * max(1.0, abs(best))
+    winners = np.flatnonzero(value >= best - tol)
+    i = int(winners[0])
+    tied = int(winners[-1]) if len(winners) > 1 else None
+    return OptimalPoint(i, float(fpr[i]), float(tpr[i]), float(slope), tied)
+
+
+def mix(a: tuple[float, float], b: tuple[float, float], q: float) -> tuple[float, float]:
+    """Use classifier b with probability q and a otherwise (seed 002): the point between.
+
+    >>> mix((0.1, 0.5), (0.5, 0.9), 0.25)
+    (0.2, 0.6)
+    """
+    return (round((1 - q) * a[0] + q * b[0], 15), round((1 - q) * a[1] + q * b[1], 15))
+
+
+def inverted(fpr: float, tpr: float) -> tuple[float, float]:
+    """The classifier that answers the opposite: (1 - FPR, 1 - TPR) (seed 000)."""
+    return (1.0 - fpr, 1.0 - tpr)
+
+
+REFERENCE_CLASSIFIERS: dict[str, tuple[float, float]] = {
+    "always_negative": (0.0, 0.0),
+    "always_positive": (1.0, 1.0),
+    "ideal": (0.0, 1.0),
+    "always_wrong": (1.0, 0.0),
+}
+"""Where seed 000's constant, ideal and inverted-ideal classifiers stand; random ones lie on FPR = TPR."""
+
+
+def expected_cost(
+    fpr: np.ndarray,
+    tpr: np.ndarray,
+    *,
+    prevalence: float,
+    cost_fp: float,
+    cost_fn: float,
+    cost_tp: float = 0.0,
+    cost_tn: float = 0.0,
+) -> np.ndarray:
+    """Expected cost per instance at each operating point, for a class prevalence.
+
+    pi (c_FN FNR + c_TP TPR) + (1 - pi) (c_FP FPR + c_TN TNR), with pi the share
+    of positives where the classifier will be used (by default, the test data's).
+    """
+    fpr = np.asarray(fpr, dtype=np.float64)
+    tpr = np.asarray(tpr, dtype=np.float64)
+    pi = prevalence
+    return pi * (cost_fn * (1 - tpr) + cost_tp * tpr) + (1 - pi) * (cost_fp * fpr + cost_tn * (1 - fpr))

@@ -1,0 +1,261 @@
+"""Score counts: the mergeable summary behind every ranking metric.
+
+A ``ScoreCounts`` holds the distinct scores, in decreasing order, with the
+number (or weight) of positive and negative instances at each. Every threshold
+curve (ROC, precision-recall, lift, the threshold table), AUC and its DeLong
+variance are functions of it, and the summaries of disjoint parts of the data
+merge into the summary of the whole, exactly.
+
+Building it is one sort. Each score's IEEE-754 bits are turned into an
+order-preserving unsigned integer key, shifted left one bit, and the class goes
+into the freed lowest bit; a single ``np.sort`` of these keys orders the
+instances by score and, within equal scores, puts negatives before positives.
+The distinct scores and their class counts are then runs in one sorted array,
+found with vectorised comparisons: no argsort, no Python loop, no compiled
+extension. (A non-negative float's top bit is 0, so the shift loses nothing;
+negative scores are keyed and sorted apart with their bits inverted, which
+orders them and frees their top bit too.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["ScoreCounts", "SortedKeys", "sort_keys"]
+
+
+@dataclass(frozen=True)
+class SortedKeys:
+    """Instances sorted by score, classes in the lowest bit (the summary, unmaterialised).
+
+    ``negative_keys`` and ``positive_keys`` are the ascending keys of the
+    instances whose *score* is negative and non-negative, respectively (the
+    class is bit 0 of each key). Inputs validated.
+    """
+
+    negative_keys: np.ndarray
+    positive_keys: np.ndarray
+    float_dtype: np.dtype
+
+    @property
+    def n(self) -> int:
+        return len(self.negative_keys) + len(self.positive_keys)
+
+    def parts(self) -> list[tuple[np.ndarray, bool]]:
+        """(keys, inverted) for each non-empty part, in ascending score order."""
+        out = []
+        if len(self.negative_keys):
+            out.append((self.negative_keys, True))
+        if len(self.positive_keys):
+            out.append((self.positive_keys, False))
+        return out
+
+    def class_bits(self, keys: np.ndarray) -> np.ndarray:
+        """The class (0 or 1) of each key, read through a byte view (no full-size temporary)."""
+        return keys.view(np.uint8)[:: keys.itemsize] & np.uint8(1)
+
+    def cumulative(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Distinct scores, decreasing, with the positives and negatives scoring >= each.
+
+        The confusion counts at every distinct threshold, read off the runs of
+        equal scores in the sorted keys with one cumulative count of positives.
+        """
+        values, pos_before, start = [], [], []
+        offset = 0
+        positives_so_far = 0
+        for keys, inverted in self.parts():
+            one = keys.dtype.type(1)
+            starts = np.flatnonzero((keys[1:] ^ keys[:-1]) > one)
+            starts += 1
+            starts = np.concatenate(([0], starts))
+            cum = np.cumsum(self.class_bits(keys), dtype=np.int64)
+            before = np.empty(len(starts), dtype=np.int64)
+            before[0] = 0
+            np.take(cum, starts[1:] - 1, out=before[1:])
+            values.append(self.decode(keys[starts], inverted))
+            pos_before.append(before + positives_so_far)
+            start.append(starts + offset)
+            offset += len(keys)
+            positives_so_far += int(cum[-1])
+        if not values:
+            empty = np.zeros(0, dtype=np.int64)
+            return np.zeros(0), empty, empty
+        n_pos = positives_so_far
+        ascending = np.concatenate(values) if len(values) > 1 else values[0]
+        tp = n_pos - (np.concatenate(pos_before) if len(pos_before) > 1 else pos_before[0])
+        at_or_above = self.n - (np.concatenate(start) if len(start) > 1 else start[0])
+        fp = at_or_above - tp
+        return ascending[::-1], tp[::-1], fp[::-1]
+
+    def counts(self, labels: tuple[str, str] = ("0", "1")) -> ScoreCounts:
+        """Materialise the summary: distinct scores (decreasing) with their class counts."""
+        scores, tp, fp = self.cumulative()
+        if len(scores) == 0:
+            return ScoreCounts.empty(labels)
+        return ScoreCounts(np.ascontiguousarray(scores), np.diff(tp, prepend=0), np.diff(fp, prepend=0), labels)
+
+    def decode(self, keys: np.ndarray, inverted: bool) -> np.ndarray:
+        """The scores of some keys of one part."""
+        if self.float_dtype == np.float32:
+            bits = (keys >> np.uint32(1)).astype(np.uint32)
+            if inverted:
+                bits = ~bits
+            return bits.view(np.float32).astype(np.float64)
+        bits = keys >> np.uint64(1)
+        if inverted:
+            bits = ~bits
+        return bits.view(np.float64)
+
+
+def sort_keys(is_positive: np.ndarray, scores: np.ndarray) -> SortedKeys:
+    """Sort instances by score with their class in the lowest bit of each key.
+
+    Parameters
+    ----------
+    is_positive : bool ndarray of shape (n,)
+    scores : float32 or float64 ndarray of shape (n,), finite (inputs validated)
+    """
+    if scores.dtype == np.float32:
+        uint, shift, one = np.uint32, np.uint32(1), np.uint32(1)
+    else:
+        scores = scores.astype(np.float64, copy=False)
+        uint, shift, one = np.uint64, np.uint64(1), np.uint64(1)
+    # + 0.0 makes a copy and turns -0.0 into 0.0, so that equal scores get equal keys
+    normalized = np.add(scores, scores.dtype.type(0.0))
+    keys = normalized.view(uint)
+    labels = is_positive.view(np.uint8)
+    if not normalized.min() < 0:
+        keys <<= shift
+        keys |= labels
+        keys.sort()
+        return SortedKeys(np.zeros(0, uint), keys, scores.dtype)
+    sign = normalized < 0
+    negative = sign
+    # a negative float's bits, inverted, order it among negatives, with the top bit freed
+    neg = ~keys[negative]
+    pos = keys[~negative]
+    for part, part_labels in ((neg, labels[negative]), (pos, labels[~negative])):
+        part <<= shift
+        part |= part_labels
+        part.sort()
+    return SortedKeys(neg, pos, scores.dtype)
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreCounts:
+    """Per-distinct-score class counts, scores in decreasing order.
+
+    Parameters
+    ----------
+    scores : float64 ndarray of shape (m,)
+        The distinct scores, strictly decreasing.
+    positives, negatives : ndarray of shape (m,)
+        Count (int64) or total weight (float64) of positive and negative
+        instances at each score.
+    labels : (str, str)
+        The negative and the positive class.
+
+    Examples
+    --------
+    >>> sc = ScoreCounts.from_arrays([True, False, True, True, False], [0.7, 0.4, 0.8, 0.7, 0.3])
+    >>> sc.scores.tolist(), sc.positives.tolist(), sc.negatives.tolist()
+    ([0.8, 0.7, 0.4, 0.3], [1, 2, 0, 0], [0, 0, 1, 1])
+    """
+
+    scores: np.ndarray
+    positives: np.ndarray
+    negatives: np.ndarray
+    labels: tuple[str, str] = ("0", "1")
+
+    def __post_init__(self) -> None:
+        for name in ("scores", "positives", "negatives"):
+            array = np.asarray(getattr(self, name))
+            array.setflags(write=False)
+            object.__setattr__(self, name, array)
+        if not (len(self.scores) == len(self.positives) == len(self.negatives)):
+            raise ValueError("scores, positives and negatives must have the same length")
+
+    # construction ---------------------------------------------------------
+
+    @classmethod
+    def empty(cls, labels: Sequence[str] = ("0", "1"), *, weighted: bool = False) -> ScoreCounts:
+        """The identity of ``merge``."""
+        dtype = np.float64 if weighted else np.int64
+        return cls(np.zeros(0), np.zeros(0, dtype), np.zeros(0, dtype), tuple(labels))  # type: ignore[arg-type]
+
+    @classmethod
+    def from_arrays(
+        cls,
+        is_positive: Sequence[bool] | np.ndarray,
+        scores: Sequence[float] | np.ndarray,
+        *,
+        sample_weight: np.ndarray | None = None,
+        labels: Sequence[str] = ("0", "1"),
+    ) -> ScoreCounts:
+        """Count instances by distinct score (inputs validated: finite scores)."""
+        y = np.asarray(is_positive, dtype=bool)
+        s = np.asarray(scores)
+        if s.dtype not in (np.float32, np.float64):
+            s = s.astype(np.float64)
+        if sample_weight is not None:
+            return _weighted_counts(y, s, np.asarray(sample_weight, dtype=np.float64), tuple(labels))
+        if len(s) == 0:
+            return cls.empty(labels)
+        return sort_keys(y, s).counts(tuple(labels))  # type: ignore[arg-type]
+
+    # algebra ----------------------------------------------------------------
+
+    def merge(self, other: ScoreCounts) -> ScoreCounts:
+        """The summary of both parts, exactly. Refuses summaries of other classes."""
+        if self.labels != other.labels:
+            raise ValueError(f"cannot merge score counts of classes {self.labels} and {other.labels}")
+        scores = np.concatenate([self.scores, other.scores])
+        if len(scores) == 0:
+            return self
+        order = np.argsort(-scores, kind="stable")
+        scores = scores[order]
+        pos = np.concatenate([self.positives, other.positives])[order]
+        neg = np.concatenate([self.negatives, other.negatives])[order]
+        starts = np.concatenate(([0], np.flatnonzero(scores[1:] != scores[:-1]) + 1))
+        return ScoreCounts(scores[starts], np.add.reduceat(pos, starts), np.add.reduceat(neg, starts), self.labels)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreCounts):
+            return NotImplemented
+        return (self.labels == other.labels and np.array_equal(self.scores, other.scores)
+                and np.array_equal(self.positives, other.positives)
+                and np.array_equal(self.negatives, other.negatives))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # reading ----------------------------------------------------------------
+
+    @property
+    def n_positive(self):
+        return self.positives.sum()
+
+    @property
+    def n_negative(self):
+        return self.negatives.sum()
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def __repr__(self) -> str:
+        return (f"ScoreCounts({len(self.scores)} distinct scores, {self.n_positive} positive "
+                f"and {self.n_negative} negative, classes {self.labels})")
+
+
+def _weighted_counts(y: np.ndarray, s: np.ndarray, w: np.ndarray, labels: tuple[str, str]) -> ScoreCounts:
+    if len(s) == 0:
+        return ScoreCounts.empty(labels, weighted=True)
+    s = s.astype(np.float64) + 0.0
+    order = np.argsort(-s, kind="stable")
+    s = s[order]
+    starts = np.concatenate(([0], np.flatnonzero(s[1:] != s[:-1]) + 1))
+    wp = np.where(y, w, 0.0)[order]
+    wn = np.where(y, 0.0, w)[order]
+    return ScoreCounts(s[starts], np.add.reduceat(wp, starts), np.add.reduceat(wn, starts), labels)
