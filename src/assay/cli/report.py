@@ -44,6 +44,22 @@ def _ranking_options(f):
     return f
 
 
+def _probabilistic_options(f):
+    for decorator in reversed([
+        click.option("--prior", metavar="CLASS=P,...",
+                     help="Class frequencies of the training data, for the relative losses "
+                          "(default: the test data's)."),
+        click.option("--clip", type=float, metavar="EPS",
+                     help="Clip the true class's probability to [EPS, 1] in the information loss "
+                          "(default: a probability of 0 makes it infinite)."),
+        click.option("--bins", type=int, default=10, show_default=True, help="Bins of the calibration table."),
+        click.option("--calibration", type=click.Choice(["uniform", "quantile"]), default="uniform",
+                     show_default=True, help="Equal-width bins or equal-count bins."),
+    ]):
+        f = decorator(f)
+    return f
+
+
 def _ranking_kwargs(auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
                     lift_depth: float) -> dict[str, Any]:
     return {"auc_interval": auc_interval, "costs": parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
@@ -71,11 +87,17 @@ def register(cli: click.Group) -> None:
               help="Bootstrap resamples for F1, MCC, balanced accuracy and averages.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @_ranking_options
+@_probabilistic_options
+@click.option("--task", type=click.Choice(["auto", "classification", "regression"]), default="auto",
+              show_default=True,
+              help="regression: numeric predictions (MSE, MAE, relative errors, correlation); auto: regression "
+                   "when the truth holds non-integer numbers.")
 @output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, confusion_file: str | None, positive: str | None, threshold: float | None,
            confidence: float, interval: str, beta: float, bootstrap: int, seed: int, auc_interval: str,
-           costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float, fmt: str,
+           costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
+           prior: str | None, clip: float | None, bins: int, calibration: str, task: str, fmt: str,
            output: str | None) -> None:
     """Evaluate predictions: the confusion matrix, every metric with its interval, the tests.
 
@@ -95,6 +117,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
       assay report preds.csv --truth y --score p --costs fp=1,fn=10 --prevalence 0.05
       assay report preds.csv --truth y --proba setosa,versicolor,virginica --format json
       assay report --confusion matrix.csv --positive pos
+      assay report sales.csv --truth actual --pred forecast --task regression
       cat preds.csv | assay report - --truth y --pred yhat --format markdown
     """
     from assay.evaluation import evaluate, evaluate_confusion
@@ -117,17 +140,67 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         if file is None:
             raise UserError("give a FILE of predictions (or - for standard input), or --confusion FILE")
         data = read_predictions(file, truth, pred, score, proba, input_format)
+        if task != "classification" and pred:
+            regression = _regression_if_numeric(data, task)
+            if regression is not None:
+                _report_regression(data, regression, confidence, bootstrap, seed, fmt, output)
+                return
+        elif task == "regression":
+            raise UserError("--task regression compares --truth with --pred (numeric predictions)")
         ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth) if not pred else {}
+        probabilistic = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
+                         "calibration_strategy": calibration} if not pred else {}
         try:
             result = evaluate(data.truth, positive=positive, threshold=threshold, score_name=data.score_name,
-                              **data.kwargs, **options, **ranking)
+                              **data.kwargs, **options, **ranking, **probabilistic)
         except InvalidInput as e:
-            raise fail(e, {**NAMES, **data.names}) from None
+            raise fail(e, {**NAMES, **data.names, "calibration_bins": "--bins",
+                           "calibration_strategy": "--calibration"}) from None
         source = data.source
     result = replace(result, source=source)
     from assay.report.text import render_text
 
     render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
+
+
+def _regression_if_numeric(data: Any, task: str) -> str | None:
+    """'regression' (with the reason) when asked, or when the truth holds non-integer numbers."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    truth = data.truth
+    try:
+        numbers = pc.cast(truth, pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        if task == "regression":
+            raise UserError(f"--task regression: the {data.names['y_true']} holds values that are not numbers")
+        return None
+    if task == "regression":
+        return "asked with --task regression"
+    values = numbers.drop_null()
+    if len(values) and not pc.all(pc.equal(values, pc.floor(values))).as_py():
+        return ("the truth holds non-integer numbers, so the predictions are evaluated as numeric "
+                "(say --task classification to treat them as classes)")
+    return None
+
+
+def _report_regression(data: Any, reason: str, confidence: float, bootstrap: int, seed: int, fmt: str,
+                       output: str | None) -> None:
+    from assay.evaluation.regression import evaluate_regression
+    from assay.report.document import regression_document
+    from assay.report.markdown import render_blocks_markdown
+    from assay.report.text import render_blocks_text
+
+    try:
+        result = evaluate_regression(data.truth, data.kwargs["y_pred"], confidence=confidence, bootstrap=bootstrap,
+                                     seed=seed)
+    except InvalidInput as e:
+        raise fail(e, {**NAMES, **data.names}) from None
+    result = replace(result, source={k: v for k, v in data.source.items() if k in ("file", "truth", "pred")},
+                     notes=(f"numeric predictions: {reason}",) + tuple(result.notes))
+    render(result, fmt, output,
+           text=lambda tty, width: render_blocks_text(regression_document(result), color=tty, width=width),
+           markdown=lambda: render_blocks_markdown(regression_document(result)))
 
 
 CURVES = ("roc", "pr", "lift", "thresholds", "hull")

@@ -11,6 +11,7 @@ import numpy as np
 from assay.errors import InvalidInput
 from assay.evaluation.classification import analyse_confusion
 from assay.evaluation.multiclass_ranking import analyse_multiclass_scores
+from assay.evaluation.probabilistic import analyse_probabilities
 from assay.evaluation.ranking import AUCInterval, Costs, RankingAnalysis, analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.inference.bootstrap import BootstrapSettings
@@ -102,6 +103,10 @@ def evaluate(
     prevalence: float | None = None,
     fpr_range: tuple[float, float] | None = None,
     lift_depth: float = 0.1,
+    prior: Mapping[Any, float] | Sequence[float] | None = None,
+    clip: float | None = None,
+    calibration_bins: int = 10,
+    calibration_strategy: str = "uniform",
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
@@ -160,6 +165,17 @@ def evaluate(
         Also report the partial AUC over this range of false positive rates.
     lift_depth : float, default 0.1
         Report the lift among this share of top-scored instances.
+    prior : mapping of class to probability, optional
+        The class frequencies of the training data, for the prior classifier
+        that the relative losses compare with (default: the test data's, and the
+        result says so).
+    clip : float, optional
+        Clip the probability of the true class to [clip, 1] in the information
+        loss; by default a probability of 0 makes it infinite, reported as such.
+    calibration_bins : int, default 10
+        Bins of the calibration (reliability) table.
+    calibration_strategy : {"uniform", "quantile"}, default "uniform"
+        Equal-width bins, or bins with equal numbers of instances.
 
     Returns
     -------
@@ -213,7 +229,19 @@ def evaluate(
     elif prepared.matrix is not None:
         ranking = analyse_multiclass_scores(prepared.matrix, prepared.true_codes, prepared.labels,
                                             confidence=confidence, bootstrap=settings)
-    return replace(result, ranking=ranking)
+    probabilistic = None
+    proba = prepared.probabilities()
+    notes = list(result.notes)
+    if proba is not None:
+        probabilistic = analyse_probabilities(
+            proba, prepared.true_codes, prepared.labels, positive=prepared.positive, prior=prior, clip=clip,
+            bins=calibration_bins, strategy=calibration_strategy, confidence=confidence)
+        if y_score is not None:
+            notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
+                         "and calibration")
+    elif prepared.scores is not None:
+        notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
+    return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes))
 
 
 @dataclass(frozen=True)
@@ -227,6 +255,19 @@ class _Prepared:
     pred_codes: np.ndarray | None = None  # labels, or the argmax of several classes' probabilities
     scores: np.ndarray | None = None  # two classes: the positive class's scores
     matrix: np.ndarray | None = None  # more classes: probabilities, columns in label order
+    proba: np.ndarray | None = None  # probabilities given for every class, columns in label order
+
+    def probabilities(self) -> np.ndarray | None:
+        """Class probabilities, columns in label order: given, or 1 - p and p from scores within [0, 1]."""
+        if self.proba is not None:
+            return self.proba
+        if self.scores is not None and self.scores.min() >= 0 and self.scores.max() <= 1:
+            p = self.labels.index(self.positive)
+            proba = np.empty((len(self.scores), 2))
+            proba[:, p] = self.scores
+            proba[:, 1 - p] = 1.0 - self.scores
+            return proba
+        return None
 
     def summary(self) -> ScoreCounts:
         p = self.labels.index(self.positive)
@@ -271,12 +312,13 @@ def _prepare(y_true: Any, *, y_pred: Any, y_score: Any, y_proba: Any, labels: Se
     if len(all_labels) == 2:
         chosen, notes = _positive_of(all_labels, positive)
         return _Prepared(all_labels, true_codes, chosen, notes, scores=matrix[:, all_labels.index(chosen)],
-                         matrix=None)
+                         proba=matrix)
     if positive is not None:
         raise InvalidInput(
             f"a positive class applies to two-class data; these data have {len(all_labels)} classes", field="positive"
         )
-    return _Prepared(all_labels, true_codes, None, (), pred_codes=np.argmax(matrix, axis=1), matrix=matrix)
+    return _Prepared(all_labels, true_codes, None, (), pred_codes=np.argmax(matrix, axis=1), matrix=matrix,
+                     proba=matrix)
 
 
 def _positive_of(labels: tuple[str, ...], positive: Any) -> tuple[str | None, tuple[str, ...]]:

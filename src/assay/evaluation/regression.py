@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -74,6 +74,7 @@ class RegressionEvaluation:
     confidence: float
     bootstrap: BootstrapSettings
     notes: tuple[str, ...] = ()
+    source: dict[str, Any] = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -103,6 +104,7 @@ class RegressionEvaluation:
             "metrics": {name: e.to_dict() for name, e in self.metrics.items()},
             "intervals": {"bootstrap": self.bootstrap.to_dict()},
             "actual_mean": finite_or_none(self.actual_mean),
+            "input": dict(self.source),
             "notes": list(self.notes),
         }
 

@@ -274,6 +274,8 @@ def evaluation_document(ev: Evaluation) -> list[Block]:
     ranking_words: list[str] = []
     if ev.ranking is not None:
         ranking_words = _ranking_section(b, ev)
+    if ev.probabilistic is not None:
+        ranking_words += _probabilistic_section(b, ev.probabilistic)
 
     b.heading("In words")
     words: list[str] = []
@@ -295,6 +297,59 @@ def evaluation_document(ev: Evaluation) -> list[Block]:
     for w in words:
         b.para(w)
     return b.blocks
+
+
+_LOSS_TITLES = {
+    "quadratic_loss": ("Quadratic loss", "mean of sum_j (p_j - a_j)², in [0, 2]"),
+    "absolute_loss": ("Absolute loss", "mean of sum_j |p_j - a_j|, in [0, 2]"),
+    "information_loss_bits": ("Information loss (bits)", "mean of -log2 p(true class)"),
+    "brier": ("Brier score", "as scikit-learn's brier_score_loss"),
+    "log_loss": ("Log loss (nats)", "as scikit-learn's log_loss"),
+    "relative_quadratic_loss": ("Relative quadratic loss", "over the prior classifier's"),
+    "relative_absolute_loss": ("Relative absolute loss", "over the prior classifier's"),
+    "relative_information_loss": ("Relative information loss", "over the prior classifier's"),
+}
+
+
+def _probabilistic_section(b: _Builder, p: Any) -> list[str]:
+    """Losses of the probabilities, against the prior classifier, and their calibration."""
+    level = level_text(p.confidence)
+    b.heading("Probabilistic predictions")
+    rows = []
+    for name, (title, definition) in _LOSS_TITLES.items():
+        e = getattr(p, name)
+        method = method_title(e.method)
+        if e.note:
+            method = f"{method}: {e.note}" if method else e.note
+        rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False), method])
+    b.table(Table(["Loss (lower is better)", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+    prior = ", ".join(f"{label} {percent(q)}" for label, q in zip(p.prior.labels, p.prior.probabilities,
+                                                                  strict=True))
+    source = "training data (given)" if p.prior.source == "given" else p.prior.source
+    b.para(f"prior classifier (predicts the class frequencies of the {source}): {prior}", "muted")
+    cal = p.calibration
+    b.heading(f"Calibration ({cal.target}, {cal.strategy} bins)")
+    rows = []
+    for bin_ in cal.bins:
+        rows.append([f"{bin_.low:.2f} – {bin_.high:.2f}", f"{bin_.count:,}",
+                     "—" if bin_.mean_predicted is None else percent(bin_.mean_predicted),
+                     "—" if bin_.observed is None else percent(bin_.observed),
+                     "—" if bin_.ci is None else f"{bin_.ci.low * 100:.1f} – {bin_.ci.high * 100:.1f}%"])
+    b.table(Table(["predicted", "instances", "mean predicted", "observed", f"{level} CI (Wilson)"], rows,
+                  align="lrrrr"))
+    b.para(f"expected calibration error {percent(cal.ece)} · maximum {percent(cal.mce)}", "muted")
+    words = []
+    rel = p.relative_quadratic_loss
+    if rel.value is not None:
+        better = "better" if rel.value < 1 else "no better"
+        words.append(f"The probabilities' quadratic loss is {rel.value:.2f} times the prior classifier's: "
+                     f"{better} than predicting the class frequencies for everyone.")
+    if p.infinite_information_loss:
+        words.append(f"{p.infinite_information_loss:,} instance(s) got probability 0 for their true class, "
+                     f"so the information loss is infinite.")
+    words.append(f"Predicted and observed frequencies differ by {percent(cal.ece)} on average "
+                 f"(expected calibration error).")
+    return words
 
 
 def _threshold_text(t: float) -> str:
@@ -378,3 +433,40 @@ def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
                      f"TPR {percent(cheapest.tpr)}).")
     del tc
     return words
+
+
+def regression_document(r: Any) -> list[Block]:
+    """The blocks of an ``assay report --task regression`` (numeric predictions, seed 002)."""
+    b = _Builder()
+    b.heading("assay report", 1)
+    b.para(f"numeric predictions · n = {r.n:,} · mean of the actual values {r.actual_mean:.4g}", "strong")
+    src = getattr(r, "source", None) or {}
+    if src.get("file"):
+        b.para(f"file {src['file']} · actual {src.get('truth')!r} · predicted {src.get('pred')!r}", "muted")
+    for note in r.notes:
+        b.para(note, "muted")
+    level = level_text(r.confidence)
+    b.heading(f"Errors ({level} confidence intervals)")
+    rows = []
+    for name, e in r.metrics.items():
+        title, formula = r.metric_titles.get(name, (name, ""))
+        method = method_title(e.method)
+        if e.value is None or (e.ci is None and e.note):
+            method = e.note or method
+        rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False), formula, method])
+    b.table(Table(["Measure", "Value", f"{level} CI", "Definition", "Interval"], rows, align="lrrll"))
+    b.para("p = predicted, a = actual, ā = mean of the actual values; relative errors compare with always "
+           "predicting ā", "muted")
+    b.heading("In words")
+    m = r.metrics
+    if m["mae"].value is not None:
+        b.para(f"Predictions are off by {m['mae'].value:.4g} on average (mean absolute error, {level} CI "
+               f"{ci_text(m['mae'], as_percent=False)}), and by {m['rmse'].value:.4g} in root mean square.")
+    rae = m["relative_absolute_error"]
+    if rae.value is not None:
+        b.para(f"That is {percent(rae.value)} of the absolute error of always predicting the mean "
+               f"(relative absolute error); below 100% the model beats that baseline.")
+    corr = m["correlation"]
+    if corr.value is not None:
+        b.para(f"Predicted and actual values correlate at {corr.value:.3f}.")
+    return b.blocks

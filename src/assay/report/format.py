@@ -18,6 +18,10 @@ METHOD_TITLES = {
     "fleiss-cohen-everitt": "Fleiss-Cohen-Everitt",
     "katz-log": "log (Katz)",
     "woolf-log": "log (Woolf)",
+    "delong": "DeLong",
+    "logit": "logit (Boyd et al.)",
+    "normal-mean": "normal (CLT)",
+    "delta-ratio": "delta method",
 }
 
 
