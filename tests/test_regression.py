@@ -522,7 +522,7 @@ def test_perfect_predictions_give_degenerate_intervals() -> None:
 def test_to_dict_shape() -> None:
     r = evaluate_regression([2, 4, 6, 8], [3, 4, 5, 10], confidence=0.9, bootstrap=FAST, seed=3)
     d = r.to_dict()
-    assert list(d) == ["task", "n", "confidence", "metrics", "intervals", "actual_mean", "notes"]
+    assert list(d) == ["task", "n", "confidence", "metrics", "intervals", "actual_mean", "input", "notes"]
     assert (d["task"], d["n"], d["confidence"], d["actual_mean"]) == ("regression", 4, 0.9, 5.0)
     assert d["intervals"] == {"bootstrap": {"resamples": FAST, "seed": 3}}
     assert list(d["metrics"]) == list(REGRESSION_METRICS)
