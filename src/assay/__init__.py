@@ -10,6 +10,11 @@ Every figure with its confidence interval, every comparison with a test.
 
 from assay.errors import InvalidInput
 from assay.evaluation import Evaluation, evaluate, evaluate_confusion
+from assay.evaluation.compatible import average_precision, precision_recall_curve, roc_auc, roc_curve
+from assay.evaluation.evaluate import rank
+from assay.evaluation.ranking import Costs, RankingAnalysis
+from assay.evaluation.regression import RegressionEvaluation, evaluate_regression
+from assay.summaries.scores import ScoreCounts
 from assay.inference import (
     PROPORTION_METHODS,
     BootstrapSettings,
@@ -27,6 +32,16 @@ from assay.summaries import ConfusionCounts, confusion_counts
 __version__ = "0.1.0"
 
 __all__ = [
+    "average_precision",
+    "Costs",
+    "evaluate_regression",
+    "precision_recall_curve",
+    "rank",
+    "RankingAnalysis",
+    "RegressionEvaluation",
+    "roc_auc",
+    "roc_curve",
+    "ScoreCounts",
     "BootstrapSettings",
     "ConfidenceInterval",
     "ConfusionCounts",

@@ -153,6 +153,8 @@ def _small_int_codes(array: np.ndarray) -> tuple[np.ndarray, list[Any]]:
         codes = array.astype(np.intp) if present == [False, True] else np.zeros(len(array), np.intp)
         return codes, present
     low, high = int(array.min()), int(array.max())
+    if high - low <= 1:  # one or two values, both present: no counting needed
+        return (array - low if low else array).astype(np.intp, copy=False), list(range(low, high + 1))
     if high - low > 1 << 20:
         uniques, codes = np.unique(array, return_inverse=True)
         return codes.reshape(-1).astype(np.intp, copy=False), uniques.tolist()

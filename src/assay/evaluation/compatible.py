@@ -146,8 +146,6 @@ def roc_auc(
         y_score = np.asarray(y_score)[:, 1]
     if sample_weight is None and max_fpr is None:
         is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
-        if is_positive.all() or not is_positive.any():
-            raise InvalidInput("has a single class; two are needed", field="y_true")
         return auc_from_keys(sort_keys(is_positive, scores))
     sc = _summary(y_true, y_score, pos_label, sample_weight)
     if max_fpr is None or max_fpr == 1:

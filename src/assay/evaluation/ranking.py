@@ -24,12 +24,11 @@ from assay.inference.roc import bootstrap_auc_ci, delong, logit_interval
 from assay.metrics.confusion import BINARY_METRICS
 from assay.metrics.ranking import (
     ThresholdCounts,
-    average_precision,
     counts_at,
     gains_at,
     lift_points,
     partial_auc,
-    pr_auc_trapezoid,
+    pr_areas,
     pr_points,
     roc_points,
     threshold_counts,
@@ -250,8 +249,7 @@ def analyse_scores(
     gini_ci = ConfidenceInterval(2 * roc_auc.ci.low - 1, 2 * roc_auc.ci.high - 1) if roc_auc.ci else None
     gini = Estimate(2 * dl.auc - 1, gini_ci, roc_auc.method, roc_auc.note)
 
-    ap = average_precision(tc)
-    trapezoid = pr_auc_trapezoid(tc)
+    ap, trapezoid = pr_areas(tc)
     ap_est = _logit_estimate(ap, n_pos, confidence)
     pr_est = _logit_estimate(trapezoid, n_pos, confidence)
 

@@ -50,13 +50,12 @@ def placements(sc: ScoreCounts) -> tuple[np.ndarray, np.ndarray]:
     V01[g] = (positives above g + 1/2 positives at g) / P.
     The AUC is the positives' mean V10 and also the negatives' mean V01.
     """
-    pos = sc.positives.astype(np.float64)
-    neg = sc.negatives.astype(np.float64)
-    n_pos, n_neg = pos.sum(), neg.sum()
-    cum_pos = np.cumsum(pos)
-    cum_neg = np.cumsum(neg)
-    v10 = (n_neg - cum_neg + 0.5 * neg) / n_neg
-    v01 = (cum_pos - 0.5 * pos) / n_pos
+    from assay.metrics.ranking import threshold_counts
+
+    tc = threshold_counts(sc)
+    n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
+    v10 = (n_neg - tc.fp + 0.5 * sc.negatives) / n_neg
+    v01 = (tc.tp - 0.5 * sc.positives) / n_pos
     return v10, v01
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "pr_points",
     "average_precision",
     "pr_auc_trapezoid",
+    "pr_areas",
     "lift_points",
     "gains_at",
     "counts_at",
@@ -67,7 +68,7 @@ def threshold_counts_from_keys(keys: SortedKeys) -> ThresholdCounts:
 
 
 def threshold_counts(sc: ScoreCounts) -> ThresholdCounts:
-    """The primitive: cumulative class counts down the distinct scores.
+    """The primitive: cumulative class counts down the distinct scores (computed once per summary).
 
     Examples
     --------
@@ -76,11 +77,16 @@ def threshold_counts(sc: ScoreCounts) -> ThresholdCounts:
     >>> tc.thresholds.tolist(), tc.tp.tolist(), tc.fp.tolist()
     ([0.8, 0.7, 0.4, 0.3], [1, 3, 3, 3], [0, 0, 1, 2])
     """
+    cached = sc.__dict__.get("_threshold_counts")
+    if cached is not None:
+        return cached
     tp = np.cumsum(sc.positives)
     fp = np.cumsum(sc.negatives)
     n_pos = tp[-1] if len(tp) else 0
     n_neg = fp[-1] if len(fp) else 0
-    return ThresholdCounts(sc.scores, tp, fp, n_pos, n_neg)
+    tc = ThresholdCounts(sc.scores, tp, fp, n_pos, n_neg)
+    object.__setattr__(sc, "_threshold_counts", tc)  # a pure function of the frozen counts
+    return tc
 
 
 def roc_points(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -203,6 +209,15 @@ def average_precision(tc: ThresholdCounts) -> float:
     precision, recall, _ = pr_points(tc)
     gained = np.diff(np.concatenate(([0.0], recall)))
     return float((gained * precision).sum())
+
+
+def pr_areas(tc: ThresholdCounts) -> tuple[float, float]:
+    """Average precision and the trapezoidal PR area, sharing one pass over the points."""
+    precision, recall, _ = pr_points(tc)
+    gained = np.diff(recall, prepend=0.0)
+    ap = float((gained * precision).sum())
+    previous = np.concatenate(([1.0], precision[:-1]))
+    return ap, float((gained * (precision + previous) / 2.0).sum())
 
 
 def pr_auc_trapezoid(tc: ThresholdCounts) -> float:

@@ -283,7 +283,15 @@ def bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
     >>> bin_index(np.array([0.0, 0.5, 0.51, 1.0]), uniform_edges(2)).tolist()
     [0, 0, 1, 1]
     """
-    return np.searchsorted(edges[1:-1], values, side="left")
+    inner = edges[1:-1]
+    if len(inner) > 8 and np.array_equal(edges, uniform_edges(len(edges) - 1)):
+        # equal widths: a direct guess from the value, then corrected exactly against the edges
+        b = len(edges) - 1
+        guess = np.clip(np.ceil(values * b).astype(np.intp) - 1, 0, b - 1)
+        guess -= (guess > 0) & (values <= edges[guess])
+        guess += (guess < b - 1) & (values > edges[np.minimum(guess + 1, b)])
+        return guess
+    return np.searchsorted(inner, values, side="left")
 
 
 def calibration_values(
@@ -349,14 +357,19 @@ class LossMoments:
         return cls(np.zeros(k, np.int64), np.zeros(k), np.zeros(k))
 
     @classmethod
-    def from_values(cls, y_true_codes, values, *, k: int) -> LossMoments:
-        """Moments of finite ``values`` per class (two passes; infinities skipped)."""
+    def from_values(cls, y_true_codes, values, *, k: int, count: np.ndarray | None = None) -> LossMoments:
+        """Moments of finite ``values`` per class (two passes; infinities skipped).
+
+        ``count`` may pass the per-class counts already made, when every value is finite.
+        """
         codes = np.asarray(y_true_codes, dtype=np.intp)
         x = np.asarray(values, dtype=np.float64)
         finite = np.isfinite(x)
         if not finite.all():
             codes, x = codes[finite], x[finite]
-        count = np.bincount(codes, minlength=k)
+            count = None
+        if count is None:
+            count = np.bincount(codes, minlength=k)
         total = np.bincount(codes, weights=x, minlength=k)
         mean = total / np.maximum(count, 1)
         m2 = np.bincount(codes, weights=(x - mean[codes]) ** 2, minlength=k)
@@ -509,24 +522,37 @@ class ProbabilitySummary:
         codes, p = _arrays(y_true_codes, proba)
         p = p.reshape(len(codes), len(labels))
         k = len(labels)
+        # every loss follows from three numbers per row: the true class's probability p_c, the
+        # row sum and the sum of squares (all p_j >= 0 and p_c <= 1, inputs validated):
+        # quadratic = sum_j p_j^2 - 2 p_c + 1, absolute = sum_j p_j + 1 - 2 p_c
         pc = _true_class_probability(codes, p)
-        moments = {
-            "quadratic": quadratic_loss_per_instance(codes, p),
-            "absolute": absolute_loss_per_instance(codes, p),
-            "information": information_loss_bits_per_instance(codes, p, clip=clip),
-            "log_loss": log_loss_per_instance(codes, p),
-        }
+        if k == 2:
+            row_sum = p[:, 0] + p[:, 1]
+            squares = p[:, 0] * p[:, 0] + p[:, 1] * p[:, 1]
+        else:
+            row_sum = p.sum(axis=1)
+            squares = np.einsum("ij,ij->i", p, p)
+        quadratic = squares - 2.0 * pc + 1.0
+        np.maximum(quadratic, 0.0, out=quadratic)
+        absolute = row_sum + 1.0 - 2.0 * pc
+        with np.errstate(divide="ignore"):
+            information = -np.log2(pc if clip is None else np.clip(pc, clip, 1.0))
+        log_loss = -np.log(np.clip(pc, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS))
+        count = np.bincount(codes, minlength=k)
+        moments = {name: LossMoments.from_values(codes, x, k=k, count=count)
+                   for name, x in (("quadratic", quadratic), ("absolute", absolute),
+                                   ("information", information), ("log_loss", log_loss))}
         value, outcome = calibration_values(codes, p, calibration_class)
         where = bin_index(value, uniform_edges(bins))
         return cls(
             tuple(labels), clip, bins, calibration_class,
-            **{name: LossMoments.from_values(codes, x, k=k) for name, x in moments.items()},
+            **moments,
             zero_probability=int(np.count_nonzero(pc == 0.0)),
             clipped=int(np.count_nonzero(pc < clip)) if clip is not None else 0,
             log_loss_clipped=int(np.count_nonzero(pc < LOG_LOSS_EPS)),
             bin_count=np.bincount(where, minlength=bins),
             bin_predicted=np.bincount(where, weights=value, minlength=bins),
-            bin_observed=np.bincount(where[outcome], minlength=bins),
+            bin_observed=np.bincount(where, weights=outcome, minlength=bins).astype(np.int64),
         )
 
     # algebra ----------------------------------------------------------------

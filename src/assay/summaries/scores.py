@@ -54,8 +54,11 @@ class SortedKeys:
         return out
 
     def class_bits(self, keys: np.ndarray) -> np.ndarray:
-        """The class (0 or 1) of each key, read through a byte view (no full-size temporary)."""
-        return keys.view(np.uint8)[:: keys.itemsize] & np.uint8(1)
+        """Whether each key is a positive, read through a byte view (no full-size temporary).
+
+        A bool array, so that ``np.flatnonzero`` and ``np.cumsum`` take numpy's fast paths.
+        """
+        return (keys.view(np.uint8)[:: keys.itemsize] & np.uint8(1)).view(bool)
 
     def cumulative(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Distinct scores, decreasing, with the positives and negatives scoring >= each.
@@ -95,7 +98,15 @@ class SortedKeys:
         scores, tp, fp = self.cumulative()
         if len(scores) == 0:
             return ScoreCounts.empty(labels)
-        return ScoreCounts(np.ascontiguousarray(scores), np.diff(tp, prepend=0), np.diff(fp, prepend=0), labels)
+        scores = np.ascontiguousarray(scores)
+        tp = np.ascontiguousarray(tp)
+        fp = np.ascontiguousarray(fp)
+        sc = ScoreCounts(scores, np.diff(tp, prepend=0), np.diff(fp, prepend=0), labels)
+        from assay.metrics.ranking import ThresholdCounts
+
+        # keep the cumulative counts made on the way: every curve starts from them
+        object.__setattr__(sc, "_threshold_counts", ThresholdCounts(scores, tp, fp, tp[-1], fp[-1]))
+        return sc
 
     def decode(self, keys: np.ndarray, inverted: bool) -> np.ndarray:
         """The scores of some keys of one part."""
