@@ -194,8 +194,10 @@ def _multiclass_auc(y_true: Any, y_score: Any, *, labels: Sequence[Any] | None, 
 
     matrix, columns = as_proba(y_score, labels=labels if labels is not None else _default_columns(y_true, y_score))
     enc = encode_labels({"y_true": y_true}, labels=columns)
+    if average not in ("macro", "weighted"):
+        raise InvalidInput(f"{average!r} is not one of ['macro', 'weighted']", field="average")
     if multi_class == "ovo":
-        return hand_till(matrix, enc.codes["y_true"])
+        return hand_till(matrix, enc.codes["y_true"], average=average)
     if multi_class != "ovr":
         raise InvalidInput(f"{multi_class!r} is not one of ['ovr', 'ovo']", field="multi_class")
     aucs, support = one_vs_rest_aucs(matrix, enc.codes["y_true"])

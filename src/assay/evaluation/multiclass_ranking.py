@@ -46,8 +46,11 @@ def one_vs_rest_aucs(matrix: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray,
     return aucs, np.bincount(codes, minlength=k)
 
 
-def hand_till(matrix: np.ndarray, codes: np.ndarray) -> float:
+def hand_till(matrix: np.ndarray, codes: np.ndarray, *, average: str = "macro") -> float:
     """Hand & Till's M: the mean over class pairs of (A(i|j) + A(j|i)) / 2.
+
+    ``average="weighted"`` weights each pair by its share of the instances, as
+    scikit-learn's ``roc_auc_score(multi_class="ovo", average="weighted")``.
 
     Examples
     --------
@@ -55,13 +58,16 @@ def hand_till(matrix: np.ndarray, codes: np.ndarray) -> float:
     >>> hand_till(p, np.array([0, 1, 2, 1]))
     1.0
     """
-    values = []
+    values, shares = [], []
     for i, j in combinations(range(matrix.shape[1]), 2):
         pair = (codes == i) | (codes == j)
         a_ij = _auc(codes[pair] == i, matrix[pair, i])
         a_ji = _auc(codes[pair] == j, matrix[pair, j])
         values.append((a_ij + a_ji) / 2.0)
-    return float(np.mean(values)) if values else float("nan")
+        shares.append(pair.mean())
+    if not values:
+        return float("nan")
+    return float(np.average(values, weights=shares if average == "weighted" else None))
 
 
 @dataclass(frozen=True)

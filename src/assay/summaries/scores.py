@@ -261,6 +261,9 @@ class ScoreCounts:
 
 
 def _weighted_counts(y: np.ndarray, s: np.ndarray, w: np.ndarray, labels: tuple[str, str]) -> ScoreCounts:
+    if (w == 0).any():  # an instance of weight 0 is as if absent: it makes no score group
+        keep = w != 0
+        y, s, w = y[keep], s[keep], w[keep]
     if len(s) == 0:
         return ScoreCounts.empty(labels, weighted=True)
     s = s.astype(np.float64) + 0.0
