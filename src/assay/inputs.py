@@ -454,6 +454,10 @@ def as_scores(values: Any, field: str = "y_score") -> np.ndarray:
                 _raise_bad_number(list(array), field)
     if array.dtype != np.float32:
         array = array.astype(np.float64, copy=False)
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = array.sum()  # one pass: NaN or an infinity makes the sum non-finite
+    if np.isfinite(total):
+        return array
     finite = np.isfinite(array)
     if not finite.all():
         row = int(np.argmin(finite))

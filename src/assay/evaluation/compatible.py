@@ -100,11 +100,43 @@ def roc_curve(
     >>> fpr.tolist(), [round(float(t), 3) for t in tpr], thresholds.tolist()
     ([0.0, 0.0, 0.0, 0.5, 1.0], [0.0, 0.333, 1.0, 1.0, 1.0], [inf, 0.8, 0.7, 0.4, 0.3])
     """
-    tc = _counts(y_true, y_score, pos_label, sample_weight)
+    if sample_weight is None:
+        is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
+        keys = sort_keys(is_positive, scores)
+        bits = keys.distinct_bits()
+        if bits is not None:  # every score distinct: points straight from the class bits
+            tp, fp, thresholds = _distinct_roc(keys, bits, drop_intermediate)
+            return _rates(tp, fp, thresholds)
+        tc = threshold_counts_from_keys(keys)
+    else:
+        tc = _counts(y_true, y_score, pos_label, sample_weight)
     tp, fp, thresholds = tc.tp, tc.fp, tc.thresholds
     if drop_intermediate and len(fp) > 2:
         keep = drop_collinear(fp, tp)
         tp, fp, thresholds = tp[keep], fp[keep], thresholds[keep]
+    return _rates(tp, fp, thresholds)
+
+
+def _distinct_roc(keys: Any, bits: np.ndarray, drop_intermediate: bool) -> tuple[np.ndarray, ...]:
+    """ROC points when every score is distinct: one per instance, in decreasing score order.
+
+    A point inside a straight run (the classes of the instances before and after it
+    agree) is what scikit-learn's drop_intermediate removes.
+    """
+    tp = np.cumsum(bits, dtype=np.int64)
+    n = len(bits)
+    if drop_intermediate and n > 2:
+        keep = np.flatnonzero(bits[1:-1] != bits[2:])
+        keep += 1
+        keep = np.concatenate(([0], keep, [n - 1]))
+        tp = tp[keep]
+        fp = keep + 1 - tp
+        return tp, fp, keys.descending_scores(keep)
+    fp = np.arange(1, n + 1) - tp
+    return tp, fp, keys.descending_scores()
+
+
+def _rates(tp: np.ndarray, fp: np.ndarray, thresholds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     m = len(tp)
     fpr, tpr, out_thresholds = np.empty(m + 1), np.empty(m + 1), np.empty(m + 1)
     fpr[0] = tpr[0] = 0.0
@@ -163,11 +195,23 @@ def roc_auc(
 def average_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None) -> float:
     """Average precision, sum of (R_k - R_(k-1)) P_k, as ``sklearn.metrics.average_precision_score``.
 
+    When every score is distinct it is the mean, over the positives, of (rank among
+    the positives) / (rank among all instances), ranks counted from the top.
+
     Examples
     --------
     >>> round(average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
     0.8333
     """
+    if sample_weight is None:
+        is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
+        keys = sort_keys(is_positive, scores)
+        bits = keys.distinct_bits()
+        if bits is not None:
+            rank = np.flatnonzero(bits)
+            rank += 1
+            return float((np.arange(1, len(rank) + 1) / rank).sum() / len(rank))
+        return _average_precision(threshold_counts_from_keys(keys))
     return _average_precision(_counts(y_true, y_score, pos_label, sample_weight))
 
 

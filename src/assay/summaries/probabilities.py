@@ -375,6 +375,32 @@ class LossMoments:
         m2 = np.bincount(codes, weights=(x - mean[codes]) ** 2, minlength=k)
         return cls(count, total, m2)
 
+    @classmethod
+    def from_columns(cls, y_true_codes: np.ndarray, columns: Sequence[np.ndarray], *, k: int) -> list[LossMoments]:
+        """Moments of several losses at once, per class, by products with the one-hot truth.
+
+        With the class indicators S (k x n): total = S x, and m2 = S (x - mean[class])^2,
+        centred on each class's own mean (so that a constant loss has m2 exactly 0).
+        A loss with infinite values takes the plain path.
+        """
+        codes = np.asarray(y_true_codes, dtype=np.intp)
+        n = len(codes)
+        onehot = np.zeros((k, n))
+        onehot[codes, np.arange(n)] = 1.0
+        count = np.bincount(codes, minlength=k)
+        out = []
+        for x in columns:
+            x = np.asarray(x, dtype=np.float64)
+            if n == 0 or not np.isfinite(x).all():
+                out.append(cls.from_values(codes, x, k=k))
+                continue
+            total = onehot @ x
+            mean = total / np.maximum(count, 1)
+            d = x - np.take(mean, codes)
+            d *= d
+            out.append(cls(count, total, onehot @ d))
+        return out
+
     def merge(self, other: LossMoments) -> LossMoments:
         """Moments of both parts (Chan, Golub & LeVeque's pairwise update, per class)."""
         na, nb = self.count.astype(np.float64), other.count.astype(np.float64)
@@ -538,10 +564,9 @@ class ProbabilitySummary:
         with np.errstate(divide="ignore"):
             information = -np.log2(pc if clip is None else np.clip(pc, clip, 1.0))
         log_loss = -np.log(np.clip(pc, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS))
-        count = np.bincount(codes, minlength=k)
-        moments = {name: LossMoments.from_values(codes, x, k=k, count=count)
-                   for name, x in (("quadratic", quadratic), ("absolute", absolute),
-                                   ("information", information), ("log_loss", log_loss))}
+        names = ("quadratic", "absolute", "information", "log_loss")
+        moments = dict(zip(names, LossMoments.from_columns(codes, (quadratic, absolute, information, log_loss),
+                                                           k=k), strict=True))
         value, outcome = calibration_values(codes, p, calibration_class)
         where = bin_index(value, uniform_edges(bins))
         return cls(

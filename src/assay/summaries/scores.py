@@ -60,6 +60,27 @@ class SortedKeys:
         """
         return (keys.view(np.uint8)[:: keys.itemsize] & np.uint8(1)).view(bool)
 
+    def distinct_bits(self) -> np.ndarray | None:
+        """Class bits in decreasing score order when every score is distinct, else None.
+
+        With no ties each instance is its own threshold, so the curves need no run
+        detection: one comparison pass decides.
+        """
+        if len(self.negative_keys) and len(self.positive_keys):
+            return None
+        keys = self.positive_keys if len(self.positive_keys) else self.negative_keys
+        if len(keys) < 2 or not ((keys[1:] ^ keys[:-1]) > keys.dtype.type(1)).all():
+            return None
+        return self.class_bits(keys)[::-1]
+
+    def descending_scores(self, index: np.ndarray | None = None) -> np.ndarray:
+        """Scores in decreasing order (of a single part), optionally at some positions."""
+        keys, inverted = self.parts()[0] if len(self.parts()) == 1 else (None, False)
+        if keys is None:
+            raise ValueError("scores of both signs: use cumulative()")
+        desc = keys[::-1]
+        return self.decode(desc if index is None else desc[index], inverted)
+
     def cumulative(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Distinct scores, decreasing, with the positives and negatives scoring >= each.
 
