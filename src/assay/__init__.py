@@ -12,7 +12,7 @@ from assay.errors import InvalidInput
 from assay.evaluation import Evaluation, evaluate, evaluate_confusion
 from assay.evaluation.compatible import average_precision, precision_recall_curve, roc_auc, roc_curve
 from assay.evaluation.evaluate import rank
-from assay.evaluation.ranking import Costs, RankingAnalysis
+from assay.evaluation.ranking import CombinedHull, Costs, RankingAnalysis, combined_hull
 from assay.evaluation.regression import RegressionEvaluation, evaluate_regression
 from assay.summaries.scores import ScoreCounts
 from assay.inference import (
@@ -33,6 +33,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "average_precision",
+    "CombinedHull",
+    "combined_hull",
     "Costs",
     "evaluate_regression",
     "precision_recall_curve",

@@ -33,14 +33,16 @@ __all__ = [
 ]
 
 
-def upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def upper_hull(x: np.ndarray, y: np.ndarray, *, tolerance: float = 0.0) -> np.ndarray:
     """Indices of the vertices of the upper convex hull of points sorted by x.
 
     The points run from (0, 0) to (1, 1) with x non-decreasing (an ROC curve, or
     several merged and sorted). A point is dropped while it lies on or below the
     chord of its two neighbours, which is always safe, so every pass drops them
     all at once, vectorised; passes repeat until none is left. Give integer
-    counts (FP, TP) to make the test exact; collinear points are not vertices.
+    counts (FP, TP) to make the test exact; collinear points are not vertices. On
+    rates (curves from different test sets), ``tolerance`` treats turns smaller
+    than it as straight, so that rounding does not make a vertex of a collinear point.
 
     Examples
     --------
@@ -54,7 +56,7 @@ def upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         xa, ya = x[idx], y[idx]
         dx1, dy1 = xa[1:-1] - xa[:-2], ya[1:-1] - ya[:-2]
         dx2, dy2 = xa[2:] - xa[1:-1], ya[2:] - ya[1:-1]
-        right_turn = dx1 * dy2 < dy1 * dx2
+        right_turn = dx1 * dy2 < dy1 * dx2 - tolerance
         if right_turn.all():
             break
         idx = idx[np.concatenate(([True], right_turn, [True]))]

@@ -315,6 +315,13 @@ def calibration_values(
 # summaries
 
 
+def _class_indicators(codes: np.ndarray, k: int) -> np.ndarray:
+    """The k x n matrix of 0/1 class indicators, for per-class sums by matrix products."""
+    onehot = np.zeros((k, len(codes)))
+    onehot[codes, np.arange(len(codes))] = 1.0
+    return onehot
+
+
 def _frozen(a: np.ndarray, dtype) -> np.ndarray:
     a = np.array(a, dtype=dtype, copy=True)
     a.setflags(write=False)
@@ -376,30 +383,23 @@ class LossMoments:
         return cls(count, total, m2)
 
     @classmethod
-    def from_columns(cls, y_true_codes: np.ndarray, columns: Sequence[np.ndarray], *, k: int) -> list[LossMoments]:
-        """Moments of several losses at once, per class, by products with the one-hot truth.
+    def from_column(cls, y_true_codes: np.ndarray, x: np.ndarray, *, k: int, count: np.ndarray,
+                    onehot: np.ndarray) -> LossMoments:
+        """Moments of one loss by products with the class indicators (k x n) made once.
 
-        With the class indicators S (k x n): total = S x, and m2 = S (x - mean[class])^2,
-        centred on each class's own mean (so that a constant loss has m2 exactly 0).
-        A loss with infinite values takes the plain path.
+        total = S x and m2 = S (x - mean[class])^2, centred on each class's own mean
+        (so that a constant loss has m2 exactly 0). A loss with infinite values
+        takes the plain path.
         """
         codes = np.asarray(y_true_codes, dtype=np.intp)
-        n = len(codes)
-        onehot = np.zeros((k, n))
-        onehot[codes, np.arange(n)] = 1.0
-        count = np.bincount(codes, minlength=k)
-        out = []
-        for x in columns:
-            x = np.asarray(x, dtype=np.float64)
-            if n == 0 or not np.isfinite(x).all():
-                out.append(cls.from_values(codes, x, k=k))
-                continue
-            total = onehot @ x
-            mean = total / np.maximum(count, 1)
-            d = x - np.take(mean, codes)
-            d *= d
-            out.append(cls(count, total, onehot @ d))
-        return out
+        x = np.asarray(x, dtype=np.float64)
+        if len(codes) == 0 or not np.isfinite(x.sum()):
+            return cls.from_values(codes, x, k=k)
+        total = onehot @ x
+        mean = total / np.maximum(count, 1)
+        x -= np.take(mean, codes)  # x is this loss's own array, made for this call
+        x *= x
+        return cls(count, total, onehot @ x)
 
     def merge(self, other: LossMoments) -> LossMoments:
         """Moments of both parts (Chan, Golub & LeVeque's pairwise update, per class)."""
@@ -558,15 +558,31 @@ class ProbabilitySummary:
         else:
             row_sum = p.sum(axis=1)
             squares = np.einsum("ij,ij->i", p, p)
-        quadratic = squares - 2.0 * pc + 1.0
-        np.maximum(quadratic, 0.0, out=quadratic)
-        absolute = row_sum + 1.0 - 2.0 * pc
-        with np.errstate(divide="ignore"):
-            information = -np.log2(pc if clip is None else np.clip(pc, clip, 1.0))
-        log_loss = -np.log(np.clip(pc, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS))
-        names = ("quadratic", "absolute", "information", "log_loss")
-        moments = dict(zip(names, LossMoments.from_columns(codes, (quadratic, absolute, information, log_loss),
-                                                           k=k), strict=True))
+        count = np.bincount(codes, minlength=k)
+        onehot = _class_indicators(codes, k)
+
+        def quadratic() -> np.ndarray:
+            q = squares - 2.0 * pc
+            q += 1.0
+            return np.maximum(q, 0.0, out=q)
+
+        def absolute() -> np.ndarray:
+            a = row_sum - 2.0 * pc
+            a += 1.0
+            return a
+
+        def information() -> np.ndarray:
+            with np.errstate(divide="ignore"):
+                return -np.log2(pc if clip is None else np.clip(pc, clip, 1.0))
+
+        def log_loss() -> np.ndarray:
+            return -np.log(np.clip(pc, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS))
+
+        # one loss at a time, each reduced before the next is made: memory stays O(n)
+        moments = {name: LossMoments.from_column(codes, make(), k=k, count=count, onehot=onehot)
+                   for name, make in (("quadratic", quadratic), ("absolute", absolute),
+                                      ("information", information), ("log_loss", log_loss))}
+        del onehot, squares, row_sum
         value, outcome = calibration_values(codes, p, calibration_class)
         where = bin_index(value, uniform_edges(bins))
         return cls(

@@ -119,9 +119,7 @@ class SortedKeys:
         scores, tp, fp = self.cumulative()
         if len(scores) == 0:
             return ScoreCounts.empty(labels)
-        scores = np.ascontiguousarray(scores)
-        tp = np.ascontiguousarray(tp)
-        fp = np.ascontiguousarray(fp)
+        # decreasing order as reversed views of the ascending arrays: no copies
         sc = ScoreCounts(scores, np.diff(tp, prepend=0), np.diff(fp, prepend=0), labels)
         from assay.metrics.ranking import ThresholdCounts
 
