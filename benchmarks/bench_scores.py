@@ -95,7 +95,7 @@ def evaluate_at(n: int, reps: int) -> None:
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     ratio = peak / (scores.nbytes + y.nbytes)
-    line("peak memory / input size", f"{ratio:.1f}x", "a few", ratio <= 8)
+    line("peak memory / input size (scores and labels)", f"{ratio:.1f}x", "<= 4x", ratio <= 4)
 
 
 def bootstrap(n: int, resamples: int) -> None:

@@ -270,7 +270,7 @@ def analyse_scores(
                    "method": "trapezoid on the exact curve; standardized as McClish (1989)",
                    "note": "no interval for the partial AUC"}
 
-    hull_index = roc_hull(sc.positives, sc.negatives)
+    hull_index = roc_hull(sc.positives, sc.negatives, tp=tc.tp, fp=tc.fp)
     prevalence = n_pos / (n_pos + n_neg)
     pi = prevalence if deployment_prevalence is None else float(deployment_prevalence)
     source = "test data" if deployment_prevalence is None else "given"

@@ -248,9 +248,21 @@ def lift_points(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def gains_at(tc: ThresholdCounts, depth: float) -> float:
-    """Share of positives among the top ``depth`` of instances, ties split evenly."""
-    d, g, _ = lift_points(tc)
-    return float(np.interp(depth, np.concatenate(([0.0], d)), np.concatenate(([0.0], g))))
+    """Share of positives among the top ``depth`` of instances, ties split evenly.
+
+    Linear between the two distinct thresholds around that depth: a tie is split
+    in proportion, the expected value over the orders of the tied instances.
+    """
+    n = float(tc.n_positive + tc.n_negative)
+    target = depth * n
+    flagged = tc.tp + tc.fp  # instances at or above each threshold, increasing
+    i = int(np.searchsorted(flagged, target, side="left"))
+    if i >= len(flagged):
+        return 1.0
+    hi_n, hi_tp = float(flagged[i]), float(tc.tp[i])
+    lo_n, lo_tp = (float(flagged[i - 1]), float(tc.tp[i - 1])) if i > 0 else (0.0, 0.0)
+    found = lo_tp + (hi_tp - lo_tp) * (target - lo_n) / (hi_n - lo_n) if hi_n > lo_n else hi_tp
+    return float(found / tc.n_positive)
 
 
 def counts_at(tc: ThresholdCounts, thresholds: np.ndarray) -> Cells:

@@ -63,7 +63,8 @@ def upper_hull(x: np.ndarray, y: np.ndarray, *, tolerance: float = 0.0) -> np.nd
     return idx
 
 
-def roc_hull(positives: np.ndarray, negatives: np.ndarray) -> np.ndarray:
+def roc_hull(positives: np.ndarray, negatives: np.ndarray, *, tp: np.ndarray | None = None,
+             fp: np.ndarray | None = None) -> np.ndarray:
     """Vertices of the ROC convex hull of one classifier, from its score counts.
 
     ``positives`` and ``negatives`` are the class counts of the distinct scores,
@@ -73,10 +74,11 @@ def roc_hull(positives: np.ndarray, negatives: np.ndarray) -> np.ndarray:
     Only a point entered by a step with positives (up) and left by a step with
     negatives (right) can be a vertex: that filter keeps about a fifth of the
     points of a continuous score before the exact pruning on integer counts.
+    ``tp`` and ``fp`` may pass the cumulative counts when they are already made.
     """
-    tp = np.concatenate(([0], np.cumsum(positives)))
-    fp = np.concatenate(([0], np.cumsum(negatives)))
     m = len(positives)
+    tp = np.concatenate(([0], np.cumsum(positives) if tp is None else tp))
+    fp = np.concatenate(([0], np.cumsum(negatives) if fp is None else fp))
     candidate = np.zeros(m + 1, dtype=bool)
     candidate[0] = candidate[m] = True
     if m > 1:
