@@ -296,11 +296,3 @@ def test_real_process_json_and_python_m(preds):
                            "--format", "json"], capture_output=True, text=True)
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["n"] == 200
-
-
-def test_demo_runs(capsys):
-    status, out, _ = run(["demo", "--format", "json"], capsys)
-    assert status == 0
-    d = json.loads(out)
-    assert d["positive"] == "malignant" and d["n"] == 190
-    assert d["metrics"]["accuracy"]["value"] > 0.9

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import click
 
 from assay import __version__
-from assay.cli import calculators, demo, report
+from assay.cli import calculators, compare, demo, report, validate
 from assay.cli.common import CONTEXT, UserError
 
 __all__ = ["main", "cli"]
@@ -31,11 +31,12 @@ def cli() -> None:
     Start with:
       assay demo                      the whole job on a bundled real data set
       assay report preds.csv --truth y --pred yhat
+      assay validate --dataset breast-cancer --model decision-tree --model naive-bayes
       assay interval --successes 80 --n 100
     """
 
 
-for module in (report, calculators, demo):
+for module in (report, validate, compare, calculators, demo):
     module.register(cli)
 
 

@@ -202,20 +202,9 @@ def evaluate(
     (1.0, 0.0)
     """
     confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
-    prepared = _prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
-                        score_name=score_name)
-    used_threshold = None
-    pred_codes = prepared.pred_codes
-    if prepared.scores is not None:
-        used_threshold = _resolve_threshold(threshold, prepared.scores)
-        p = prepared.labels.index(prepared.positive)
-        pred_codes = np.where(prepared.scores >= used_threshold, p, 1 - p)
-    elif threshold is not None:
-        if y_pred is not None:
-            raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",
-                               field="threshold")
-        raise InvalidInput("a threshold applies to two classes; with more, the most probable class is predicted",
-                           field="threshold")
+    prepared, pred_codes, used_threshold = predictions(
+        y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
+        threshold=threshold, score_name=score_name)
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels)
     result = _evaluation(cm, prepared.positive, used_threshold, confidence, interval, beta, settings,
                          list(prepared.notes))
@@ -242,6 +231,37 @@ def evaluate(
     elif prepared.scores is not None:
         notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
     return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes))
+
+
+def predictions(
+    y_true: Any,
+    *,
+    y_pred: Any = None,
+    y_score: Any = None,
+    y_proba: Any = None,
+    labels: Sequence[Any] | None = None,
+    positive: Any = None,
+    threshold: float | None = None,
+    score_name: str | None = None,
+) -> tuple[_Prepared, np.ndarray, float | None]:
+    """Validated inputs, the predicted class codes, and the threshold used (None for labels).
+
+    What ``evaluate`` counts, per instance: for the paired comparisons that need
+    the instances themselves.
+    """
+    prepared = _prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
+                        score_name=score_name)
+    if prepared.scores is not None:
+        used = _resolve_threshold(threshold, prepared.scores)
+        p = prepared.labels.index(prepared.positive)
+        return prepared, np.where(prepared.scores >= used, p, 1 - p), used
+    if threshold is not None:
+        if y_pred is not None:
+            raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",
+                               field="threshold")
+        raise InvalidInput("a threshold applies to two classes; with more, the most probable class is predicted",
+                           field="threshold")
+    return prepared, prepared.pred_codes, None
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,10 @@ __all__ = [
     "binom_cdf",
     "beta_ppf",
     "check_confidence",
+    "t_cdf",
+    "t_two_sided_p",
+    "t_quantile",
+    "f_sf",
 ]
 
 
@@ -69,3 +73,23 @@ def binom_cdf(k: int, n: int, p: float) -> float:
 def beta_ppf(q: float | np.ndarray, a: float | np.ndarray, b: float | np.ndarray) -> float | np.ndarray:
     """Quantile of the Beta(a, b) distribution."""
     return special.betaincinv(a, b, q)
+
+
+def t_cdf(t: float | np.ndarray, df: float) -> float | np.ndarray:
+    """P(T <= t) for T Student-t with ``df`` degrees of freedom."""
+    return special.stdtr(df, t)
+
+
+def t_two_sided_p(t: float | np.ndarray, df: float) -> float | np.ndarray:
+    """P(|T| >= |t|) for T Student-t with ``df`` degrees of freedom."""
+    return 2.0 * special.stdtr(df, -np.abs(t))
+
+
+def t_quantile(q: float | np.ndarray, df: float) -> float | np.ndarray:
+    """Student-t quantile: t with P(T <= t) = q, ``df`` degrees of freedom."""
+    return special.stdtrit(df, q)
+
+
+def f_sf(x: float | np.ndarray, dfn: float, dfd: float) -> float | np.ndarray:
+    """P(F >= x) for F Fisher-Snedecor with (``dfn``, ``dfd``) degrees of freedom."""
+    return special.fdtrc(dfn, dfd, x)

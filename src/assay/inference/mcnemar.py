@@ -22,8 +22,9 @@ import numpy as np
 from assay.errors import InvalidInput
 from assay.inference.distributions import binom_cdf, chi2_sf
 from assay.inference.estimate import finite_or_none
+from assay.inputs import check_lengths, encode_labels
 
-__all__ = ["McNemarMethod", "MCNEMAR_METHODS", "McNemarResult", "mcnemar"]
+__all__ = ["McNemarMethod", "MCNEMAR_METHODS", "McNemarResult", "mcnemar", "paired_table", "mcnemar_predictions"]
 
 McNemarMethod = Literal["auto", "chi2-corrected", "chi2", "exact"]
 MCNEMAR_METHODS: tuple[str, ...] = get_args(McNemarMethod)
@@ -62,8 +63,8 @@ class McNemarResult:
         if self.b + self.c == 0:
             return f"no discordant pairs: the test cannot tell {what} apart"
         if self.significant(confidence):
-            return f"at {level}, the difference between {what} is significant (p = {_p(self.pvalue)})"
-        return f"at {level}, the difference between {what} is not significant (p = {_p(self.pvalue)})"
+            return f"at {level}, the difference between {what} is significant ({_p(self.pvalue)})"
+        return f"at {level}, the difference between {what} is not significant ({_p(self.pvalue)})"
 
     def to_dict(self, confidence: float, *, what: str = "the two kinds of error") -> dict[str, Any]:
         return {
@@ -80,7 +81,7 @@ class McNemarResult:
 
 
 def _p(p: float) -> str:
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 def mcnemar(table: Any, *, method: McNemarMethod = "chi2-corrected") -> McNemarResult:
@@ -152,3 +153,90 @@ def _as_table(table: Any) -> np.ndarray:
     if not np.isfinite(t).all() or (t < 0).any() or not np.equal(np.floor(t), t).all():
         raise InvalidInput(f"counts must be whole numbers >= 0, got {t.astype(object).tolist()}", field="table")
     return t
+
+
+def _as_correct(values: Any, field: str) -> np.ndarray:
+    try:
+        x = np.asarray(values)
+    except (TypeError, ValueError):
+        raise InvalidInput("expected a 1-d array of booleans (or 0/1)", field=field) from None
+    if x.ndim != 1:
+        raise InvalidInput(f"expected a 1-d array of booleans (or 0/1), got shape {x.shape}", field=field)
+    if x.dtype == bool:
+        return x
+    if x.dtype.kind not in "iuf":
+        raise InvalidInput("expected booleans (or 0/1)", field=field)
+    bad = np.flatnonzero((x != 0) & (x != 1))
+    if bad.size:
+        raise InvalidInput(f"{x[bad[0]].item()!r} is not a boolean (or 0/1)", field=field, row=int(bad[0]))
+    return x == 1
+
+
+def paired_table(correct1: Any, correct2: Any) -> np.ndarray:
+    """The 2 x 2 table of two classifiers' outcomes on the same instances (seed 004).
+
+    Parameters
+    ----------
+    correct1, correct2 : array-like of bool (or 0/1), shape (n,)
+        Whether model 1 (model 2) classifies each instance correctly.
+
+    Returns
+    -------
+    ndarray of shape (2, 2), int64
+        ``[[both correct, only model 1 correct], [only model 2 correct, both wrong]]``,
+        the layout ``mcnemar`` takes (b = only model 1 correct, c = only model 2).
+
+    Raises
+    ------
+    InvalidInput
+        On values that are not booleans or 0/1, or lengths that differ.
+
+    Examples
+    --------
+    >>> paired_table([1, 1, 0, 0, 1], [1, 0, 1, 0, 0]).tolist()
+    [[1, 2], [1, 1]]
+    """
+    a = _as_correct(correct1, "correct1")
+    b = _as_correct(correct2, "correct2")
+    check_lengths({"correct1": len(a), "correct2": len(b)})
+    cells = np.bincount((~a).astype(np.int64) * 2 + (~b).astype(np.int64), minlength=4)
+    return cells.reshape(2, 2)
+
+
+def mcnemar_predictions(y_true: Any, pred1: Any, pred2: Any, *, method: McNemarMethod = "auto") -> McNemarResult:
+    """McNemar's test of two classifiers' predictions on the same instances.
+
+    Parameters
+    ----------
+    y_true, pred1, pred2 : array-like of labels, shape (n,)
+        The actual classes and the two models' predictions (any number of
+        classes: only whether each prediction is right matters).
+    method : {"auto", "chi2-corrected", "chi2", "exact"}, default "auto"
+        ``auto`` is the exact binomial test when b + c < 25, else the
+        chi-squared test with continuity correction.
+
+    Returns
+    -------
+    McNemarResult
+        With b the instances only model 1 gets right and c those only model 2
+        gets right. Pass ``what="the two models' error rates"`` to its
+        ``verdict`` and ``to_dict``.
+
+    Raises
+    ------
+    InvalidInput
+        On a missing label or lengths that differ (``y_true``, ``pred1``,
+        ``pred2``), or an unknown method.
+
+    Examples
+    --------
+    >>> y = ["a", "b", "a", "b", "a", "b"]
+    >>> r = mcnemar_predictions(y, ["a", "b", "a", "b", "b", "a"], ["b", "a", "a", "a", "a", "a"])
+    >>> r.method, r.b, r.c
+    ('exact', 3, 1)
+    """
+    if method not in MCNEMAR_METHODS:
+        raise InvalidInput(f"{method!r} is not one of {list(MCNEMAR_METHODS)}", field="method")
+    codes = encode_labels({"y_true": y_true, "pred1": pred1, "pred2": pred2}).codes
+    table = paired_table(codes["pred1"] == codes["y_true"], codes["pred2"] == codes["y_true"])
+    return mcnemar(table, method=method)

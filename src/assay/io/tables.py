@@ -16,7 +16,7 @@ from typing import Any, BinaryIO, Literal, get_args
 
 from assay.errors import InvalidInput
 
-__all__ = ["TableFormat", "TABLE_FORMATS", "read_columns", "detect_format", "ColumnData"]
+__all__ = ["TableFormat", "TABLE_FORMATS", "read_columns", "read_table", "detect_format", "ColumnData"]
 
 TableFormat = Literal["csv", "tsv", "parquet", "jsonl"]
 TABLE_FORMATS: tuple[str, ...] = get_args(TableFormat)
@@ -210,3 +210,39 @@ def _read_jsonl(handle: Any, source: str, wanted: list[str]) -> Any:
         if name not in table.column_names:
             raise _missing_column(name, source, table.column_names)
     return table.select(wanted)
+
+
+def read_table(path: str, *, format: str | None = None, required: Sequence[str] = ()) -> ColumnData:
+    """Read every column of a table (a data set to learn from), types as the file says.
+
+    ``required`` names columns that must be there (the target), with the usual
+    one-line error when one is not.
+    """
+    import pyarrow as pa
+    from pyarrow import csv
+
+    source, handle, head = _open_source(path)
+    fmt = format or detect_format(path if path != "-" else "", head)
+    if fmt not in TABLE_FORMATS:
+        raise InvalidInput(f"{fmt!r} is not one of the formats {list(TABLE_FORMATS)}", field="format")
+    try:
+        if fmt in ("csv", "tsv"):
+            parse = csv.ParseOptions(delimiter="\t" if fmt == "tsv" else ",")
+            table = csv.read_csv(handle, parse_options=parse, convert_options=csv.ConvertOptions(
+                strings_can_be_null=True))
+        elif fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(handle)
+        else:
+            from pyarrow import json
+
+            table = json.read_json(handle)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError, ValueError) as e:
+        raise InvalidInput(f"{source} cannot be read as {fmt.upper()}: {_first_line(str(e))}") from None
+    for name in required:
+        if name not in table.column_names:
+            raise _missing_column(name, source, table.column_names)
+    if table.num_rows == 0:
+        raise InvalidInput(f"{source} has a header but no rows")
+    return ColumnData(source, {name: table.column(name) for name in table.column_names}, table.num_rows)

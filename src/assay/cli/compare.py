@@ -1,0 +1,153 @@
+"""``assay compare``: two prediction files, paired on the same instances or independent."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from assay.cli.common import CONTEXT, UserError, fail, output_options, prediction_options, read_predictions, render
+from assay.errors import InvalidInput
+
+__all__ = ["register"]
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(compare)
+
+
+def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tuple[Any, Any, Any]:
+    """B's columns reordered to A's instances (by id, else by row); the truths must agree."""
+    import numpy as np
+    import pyarrow as pa
+
+    from assay.inputs import encode_labels
+
+    n_a, n_b = len(a.truth), len(b.truth)
+    if id_column is not None:
+        ids_a = a.extra[id_column].to_pylist()
+        ids_b = b.extra[id_column].to_pylist()
+        position = {}
+        for i, v in enumerate(ids_b):
+            if v in position:
+                raise UserError(f"{names[1]}: column {id_column!r} row {i + 1}: id {v!r} repeats")
+            position[v] = i
+        seen = set()
+        order = []
+        for i, v in enumerate(ids_a):
+            if v in seen:
+                raise UserError(f"{names[0]}: column {id_column!r} row {i + 1}: id {v!r} repeats")
+            seen.add(v)
+            if v not in position:
+                raise UserError(f"{names[0]}: column {id_column!r} row {i + 1}: id {v!r} is not in {names[1]}")
+            order.append(position[v])
+        if len(order) != n_b:
+            missing = next(v for v in ids_b if v not in seen)
+            raise UserError(f"{names[1]}: id {missing!r} is not in {names[0]}")
+        index = pa.array(np.asarray(order, dtype=np.int64))
+        b.truth = b.truth.take(index)
+        b.kwargs = {k: ({c: col.take(index) for c, col in v.items()} if isinstance(v, dict) else v.take(index))
+                    for k, v in b.kwargs.items()}
+    elif n_a != n_b:
+        raise UserError(f"{names[0]} has {n_a:,} rows and {names[1]} {n_b:,}: pair them with --id COL, or "
+                        "give --unpaired for independent test sets")
+    try:
+        enc = encode_labels({"A": a.truth, "B": b.truth})
+    except InvalidInput as e:
+        raise fail(e, {"A": f"{names[0]}: column {a.source['truth']!r}",
+                       "B": f"{names[1]}: column {b.source['truth']!r}"}) from None
+    differ = np.flatnonzero(enc.codes["A"] != enc.codes["B"])
+    if differ.size:
+        i = int(differ[0])
+        ta, tb = enc.labels[enc.codes["A"][i]], enc.labels[enc.codes["B"][i]]
+        where = f"row {i + 1} of {names[0]}" if id_column is None else \
+            f"id {a.extra[id_column][i].as_py()!r}"
+        raise UserError(f"the truths differ at {where}: {ta!r} in {names[0]}, {tb!r} in {names[1]} "
+                        "(a paired comparison needs the same instances)")
+    return a, b, enc
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("file_a", metavar="A")
+@prediction_options
+@click.option("--id", "id_column", metavar="COL", help="Join the two files on this column (else by row).")
+@click.option("--name", "names", multiple=True, metavar="NAME", help="Names of the two models (default: file names).")
+@click.option("--unpaired", is_flag=True, help="The two files are independent test sets (seed 004's difference).")
+@click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
+@click.option("--threshold", type=float, metavar="T", help="Positive iff score >= T (default 0.5).")
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--bootstrap", type=int, default=2000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@output_options
+def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, score: str | None,
+            proba: str | None, input_format: str | None, id_column: str | None, names: tuple[str, ...],
+            unpaired: bool, positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
+            seed: int, fmt: str, output: str | None) -> None:
+    """Compare two classifiers' predictions: is one really better?
+
+    A and B are prediction files with the same columns (--truth and one of --pred,
+    --score or --proba), such as those `assay validate --predictions DIR` writes.
+    Paired (the default): the same instances, joined on --id or by row; McNemar's
+    test, a paired bootstrap of the accuracy difference, and DeLong's test of the
+    AUCs when both have scores. --unpaired: independent test sets; the interval of
+    the difference of the error rates and the confidence at which it is significant.
+
+    \b
+    Examples:
+      assay compare tree.csv bayes.csv --truth truth --pred predicted
+      assay compare tree.csv bayes.csv --truth y --score p --id id --format json
+      assay compare lab.csv field.csv --truth y --pred yhat --unpaired
+    """
+    from assay.evaluation.comparison import compare as paired, compare_unpaired
+    from assay.evaluation.evaluate import evaluate
+    from assay.report.comparison import comparison_document
+    from assay.report.markdown import render_blocks_markdown
+    from assay.report.text import render_blocks_text
+
+    if file is None:
+        raise UserError("give two prediction files, A and B")
+    model_names = tuple(names) if names else (os.path.splitext(os.path.basename(file_a))[0],
+                                              os.path.splitext(os.path.basename(file))[0])
+    if len(model_names) != 2:
+        raise UserError("--name: give two names, one per file")
+    if model_names[0] == model_names[1]:
+        model_names = (f"{model_names[0]} (A)", f"{model_names[1]} (B)")
+    extra = (id_column,) if id_column and not unpaired else ()
+    data = []
+    for path, name in ((file_a, model_names[0]), (file, model_names[1])):
+        try:
+            data.append(read_predictions(path, truth, pred, score, proba, input_format, extra_columns=extra))
+        except UserError as e:
+            raise UserError(f"{name}: {e}") from None
+    options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
+    names_map = {"positive": "--positive", "threshold": "--threshold", "confidence": "--confidence",
+                 "bootstrap": "--bootstrap"}
+    if unpaired:
+        reports = []
+        for d, name in zip(data, model_names, strict=True):
+            try:
+                reports.append(evaluate(d.truth, positive=positive, threshold=threshold, score_name=d.score_name,
+                                        **d.kwargs, **options))
+            except InvalidInput as e:
+                raise UserError(f"{name}: {e.describe(names={**names_map, **d.names}, one_based=True)}") from None
+        result = compare_unpaired(reports[0], reports[1], names=model_names, confidence=confidence)
+    else:
+        a, b, _ = _align(data[0], data[1], id_column, model_names)
+        try:
+            result = paired(a.truth, a.kwargs, b.kwargs, names=model_names, positive=positive, threshold=threshold,
+                            **options)
+        except InvalidInput as e:
+            field = e.field or ""
+            which = 0 if field.startswith(model_names[0]) else 1
+            inner = field[len(model_names[which]):].strip()
+            mapped = {**names_map, **data[which].names}.get(inner, inner)
+            message = f"{model_names[which]}: {mapped}" + (f" row {e.row + 1}" if e.row is not None else "") + \
+                f": {e.problem}" if field else e.describe(names=names_map, one_based=True)
+            raise UserError(message) from None
+    from dataclasses import replace
+
+    result = replace(result, sources=(data[0].source, data[1].source))
+    blocks = comparison_document(result)
+    render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
+           markdown=lambda: render_blocks_markdown(blocks))

@@ -1,0 +1,178 @@
+"""``assay validate``: a learner's error on a data set by a protocol, and the comparison of several."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from assay.cli.common import CONTEXT, UserError, fail, output_options, render
+from assay.errors import InvalidInput
+
+__all__ = ["register"]
+
+METHODS = ("resubstitution", "holdout", "repeated-holdout", "cv", "repeated-cv", "loo", "bootstrap", "bootstrap632",
+           "bootstrap632plus", "train-val-test")
+NAMES = {"model": "--model", "param": "--param", "grid": "--grid", "method": "--method", "folds": "--folds",
+         "repeats": "--repeats", "test_size": "--test-size", "seed": "--seed", "jobs": "--jobs",
+         "target": "--target", "dataset": "--dataset", "confidence": "--confidence", "bootstrap": "--bootstrap",
+         "positive": "--positive", "stratify": "--no-stratify"}
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(validate)
+
+
+def _split_model_option(values: tuple[str, ...], models: list[str], option: str) -> dict[str, list[str]]:
+    """[MODEL:]KEY=VALUE items, each for one model or, without a model, for all of them."""
+    out: dict[str, list[str]] = {m: [] for m in models}
+    for item in values:
+        head, sep, rest = item.partition(":")
+        if sep and "=" not in head:
+            if head not in out:
+                raise UserError(f"{option}: {head!r} is not one of the models ({', '.join(models)})")
+            out[head].append(rest)
+        else:
+            for m in models:
+                out[m].append(item)
+    return out
+
+
+def _progress(fmt: str):
+    """A progress bar on a terminal for text output; nothing when piped or for JSON."""
+    if fmt != "text" or not sys.stderr.isatty():
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn("fitting"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   transient=True, console=__import__("rich.console").console.Console(stderr=True))
+    task = bar.add_task("fit", total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, update
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("file", required=False, metavar="FILE")
+@click.option("--target", metavar="COL", help="The column of classes in FILE.")
+@click.option("--dataset", type=click.Choice(["breast-cancer", "iris", "wine", "digits"]),
+              help="A real data set that scikit-learn ships, instead of FILE.")
+@click.option("--model", "models", multiple=True, metavar="NAME",
+              help="zero-r, decision-tree, naive-bayes, knn, logistic, svm, random-forest, bagging, adaboost, or "
+                   "an import path (package.module.Class). Repeat to compare on the same splits.")
+@click.option("--param", "params", multiple=True, metavar="[MODEL:]KEY=VALUE", help="A learner's parameter.")
+@click.option("--grid", "grids", multiple=True, metavar="[MODEL:]KEY=V1,V2",
+              help="Values to tune on the validation part (train-val-test).")
+@click.option("--method", type=click.Choice(METHODS), default="cv", show_default=True)
+@click.option("--folds", type=int, default=10, show_default=True, help="Folds of (repeated) cross-validation.")
+@click.option("--repeats", type=int, help="Repetitions, or bootstrap rounds (default 10; 50 for the bootstrap).")
+@click.option("--test-size", type=float, default=1 / 3, show_default="1/3", help="Holdout's test share.")
+@click.option("--no-stratify", is_flag=True, help="Do not keep class proportions in the parts.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Makes every split reproducible.")
+@click.option("--jobs", type=int, default=1, show_default=True, help="Fit in parallel (same results).")
+@click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--bootstrap", type=int, default=2000, show_default=True, help="Bootstrap resamples for intervals.")
+@click.option("--predictions", metavar="DIR", help="Write each model's out-of-fold predictions to DIR/MODEL.csv.")
+@click.option("--input-format", type=click.Choice(["csv", "tsv", "parquet", "jsonl"]))
+@output_options
+def validate(file: str | None, target: str | None, dataset: str | None, models: tuple[str, ...],
+             params: tuple[str, ...], grids: tuple[str, ...], method: str, folds: int, repeats: int | None,
+             test_size: float, no_stratify: bool, seed: int, jobs: int, positive: str | None, confidence: float,
+             bootstrap: int, predictions: str | None, input_format: str | None, fmt: str,
+             output: str | None) -> None:
+    """Estimate learners' error on a data set with a protocol, and compare them.
+
+    Every model runs on the very same splits; the report gives each model's
+    estimate (as the method defines it), its out-of-fold metrics with intervals,
+    the spread over folds, and the paired tests between models.
+
+    \b
+    Examples:
+      assay validate --dataset breast-cancer --model decision-tree --model naive-bayes
+      assay validate --dataset iris --model knn --method repeated-cv --folds 5 --repeats 10
+      assay validate data.csv --target y --model logistic --method bootstrap632plus --repeats 100
+      assay validate --dataset wine --model decision-tree --method train-val-test --grid max_depth=1,2,3,5
+      assay validate --dataset breast-cancer --model svm --model random-forest --jobs 2 --format json
+    """
+    from assay.evaluation.validation import validate as run_validation
+    from assay.protocols.learners import parse_params
+
+    names = list(dict.fromkeys(models)) or ["decision-tree"]
+    if (file is None) == (dataset is None):
+        raise UserError("give a FILE with --target COL, or --dataset NAME")
+    data = None
+    if file is not None:
+        if target is None:
+            raise UserError("--target COL is required with FILE: the column of classes")
+        from assay.io.tables import read_table
+
+        try:
+            data = read_table(file, format=input_format, required=(target,)).columns
+        except InvalidInput as e:
+            raise fail(e, {"format": "--input-format"}) from None
+    try:
+        model_params = {m: parse_params(items, field="param")
+                        for m, items in _split_model_option(params, names, "--param").items()}
+        model_grids = {}
+        for m, items in _split_model_option(grids, names, "--grid").items():
+            grid = {}
+            for item in items:
+                key, sep, values = item.partition("=")
+                if not sep or not key.strip():
+                    raise UserError(f"--grid: {item!r} is not of the form KEY=V1,V2,...")
+                grid[key.strip()] = [parse_params([f"value={v}"], field="grid")["value"] for v in values.split(",")]
+            if grid:
+                model_grids[m] = grid
+    except InvalidInput as e:
+        raise fail(e, NAMES) from None
+    bar, update = _progress(fmt)
+    try:
+        if bar is not None:
+            bar.start()
+        result = run_validation(data, target=target, dataset=dataset, models=names, method=method, folds=folds,
+                                repeats=repeats, test_size=test_size, stratify=not no_stratify, seed=seed,
+                                params=model_params, grids=model_grids or None, jobs=jobs, confidence=confidence,
+                                bootstrap=bootstrap, positive=positive, progress=update)
+    except InvalidInput as e:
+        raise fail(e, {**NAMES, target or "": f"column {target!r}"}) from None
+    finally:
+        if bar is not None:
+            bar.stop()
+    if predictions:
+        _write_predictions(result, predictions)
+    from assay.report.markdown import render_blocks_markdown
+    from assay.report.text import render_blocks_text
+    from assay.report.validation import validation_document
+
+    blocks = validation_document(result)
+    render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
+           markdown=lambda: render_blocks_markdown(blocks))
+
+
+def _write_predictions(result: Any, directory: str) -> None:
+    """DIR/MODEL.csv for each model, written atomically: readable by assay report and assay compare."""
+    import csv
+    import io
+    import os
+
+    from assay.io.atomic import write_atomic
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"--predictions: cannot create {directory}: {e.strerror or e}") from None
+    for model in result.models:
+        header, rows = result.predictions(model)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+        path = os.path.join(directory, f"{model.replace('/', '_')}.csv")
+        try:
+            write_atomic(path, buffer.getvalue())
+        except OSError as e:
+            raise UserError(f"--predictions: cannot write {path}: {e.strerror or e}") from None

@@ -1,0 +1,312 @@
+"""``assay.validate``: estimate learners' error on a data set, and compare them honestly.
+
+Every model runs on the very same splits. For each, the report of ``evaluate``
+on its out-of-fold predictions (one per instance: averaged over repetitions for
+the repeated methods, so that no instance counts twice and the intervals are not
+too narrow), the estimate the method itself defines (cross-validation's pooled
+error, the .632 combination, ...), and the spread over folds or rounds. Then the
+comparisons the method allows: on one pass of predictions (holdout, k-fold,
+leave-one-out, train-validation-test) McNemar's test, DeLong's test of the AUCs
+and a paired bootstrap of the accuracy difference, and Cochran's Q for more
+than two models; on repetitions, the corrected resampled t-test of Nadeau &
+Bengio, and the 5x2cv t and F tests when the method is 5 repetitions of 2-fold
+cross-validation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from assay.errors import InvalidInput
+from assay.evaluation.evaluate import evaluate
+from assay.evaluation.result import Evaluation
+from assay.inference.distributions import check_confidence
+
+__all__ = ["ModelValidation", "Validation", "validate", "SINGLE_PASS"]
+
+SINGLE_PASS = ("resubstitution", "holdout", "cv", "loo", "train-val-test")
+"""Methods whose test parts hold each instance at most once."""
+
+
+@dataclass(frozen=True)
+class ModelValidation:
+    """One model's results: the out-of-fold report, the method's estimate, the per-fold spread."""
+
+    name: str
+    title: str
+    report: Evaluation
+    estimate: Any  # protocols.estimates.MethodEstimate
+    folds: list[dict[str, Any]]
+    predicted: np.ndarray  # per instance of the report: the predicted class's code
+    correct: np.ndarray  # per instance of the report: 1 if right, for the paired tests
+    scores: np.ndarray | None  # two classes: the positive class's out-of-fold probability
+    tuned: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.report.to_dict()
+        out["model"] = {"name": self.name, "title": self.title}
+        out["folds"] = self.folds
+        out["estimate"] = self.estimate.to_dict()
+        if self.tuned:
+            out["tuning"] = self.tuned
+        return out
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The result of ``validate``: ``to_dict()`` is the JSON of ``assay validate``."""
+
+    dataset: str
+    method: str
+    settings: dict[str, Any]
+    n: int
+    labels: tuple[str, ...]
+    features: tuple[str, ...]
+    models: dict[str, ModelValidation]
+    comparisons: list[dict[str, Any]]
+    confidence: float
+    notes: tuple[str, ...] = ()
+    _run: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dataset": self.dataset,
+            "method": self.method,
+            "settings": self.settings,
+            "n": self.n,
+            "labels": list(self.labels),
+            "confidence": self.confidence,
+            "features": list(self.features),
+            "models": {name: m.to_dict() for name, m in self.models.items()},
+            "comparisons": self.comparisons,
+            "notes": list(self.notes),
+        }
+
+    def predictions(self, model: str, *, ids: Sequence[Any] | None = None) -> tuple[list[str], list[list[Any]]]:
+        """The out-of-fold predictions of one model, as a header and rows (every fold and repeat)."""
+        return self._run.export_rows(model, ids=ids)
+
+
+def _one_per_instance(run: Any, model: str, k: int) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, str | None]:
+    """Instances tested at least once, with their prediction averaged over the parts testing them.
+
+    Returns (index, proba or None, predicted codes, note). With probabilities the
+    prediction is the most probable class of the averaged probabilities; without,
+    the majority vote (ties to the first class in label order).
+    """
+    oof = run.out_of_fold(model)
+    n = len(run.y_codes)
+    index = np.asarray(oof.index)
+    times = np.bincount(index, minlength=n)
+    tested = np.flatnonzero(times)
+    note = None
+    if len(tested) < n:
+        note = f"{n - len(tested)} instance(s) were never in a test part and are left out of the report"
+    if oof.proba is not None:
+        total = np.zeros((n, k))
+        np.add.at(total, index, oof.proba)
+        proba = total[tested] / times[tested, None]
+        return tested, proba, np.argmax(proba, axis=1), note
+    votes = np.zeros((n, k))
+    np.add.at(votes, (index, np.asarray(oof.y_pred)), 1.0)
+    return tested, None, np.argmax(votes[tested], axis=1), note
+
+
+def _report(labels: tuple[str, ...], y: np.ndarray, proba: np.ndarray | None, pred: np.ndarray, *,
+            positive: Any, confidence: float, bootstrap: int, seed: int) -> tuple[Evaluation, np.ndarray]:
+    """The report on one prediction per instance, and the predicted codes behind its matrix."""
+    truth = np.asarray(labels, dtype=object)[y]
+    if proba is not None:
+        report = evaluate(truth, y_proba={label: proba[:, j] for j, label in enumerate(labels)},
+                          labels=list(labels), positive=positive, confidence=confidence, bootstrap=bootstrap,
+                          seed=seed)
+        if report.positive is not None:  # two classes: positive iff its probability >= the threshold
+            p = labels.index(report.positive)
+            pred = np.where(proba[:, p] >= report.threshold, p, 1 - p)
+        return report, pred
+    report = evaluate(truth, y_pred=np.asarray(labels, dtype=object)[pred], labels=list(labels), positive=positive,
+                      confidence=confidence, bootstrap=bootstrap, seed=seed)
+    return report, pred
+
+
+def _test(name: str, pair: Sequence[str], result: Any, confidence: float, **extra: Any) -> dict[str, Any]:
+    entry = {"models": list(pair), "test": name}
+    entry.update(result.to_dict(confidence) if not isinstance(result, dict) else result)
+    entry.update(extra)
+    return entry
+
+
+def _comparisons(run: Any, method: str, models: dict[str, ModelValidation], settings: dict[str, Any],
+                 confidence: float, seed: int, bootstrap: int) -> list[dict[str, Any]]:
+    from assay.inference.mcnemar import mcnemar as mcnemar_test
+    from assay.inference.mcnemar import paired_table
+    from assay.inference.paired_bootstrap import paired_bootstrap
+    from assay.metrics.confusion import accuracy
+
+    names = list(models)
+    out: list[dict[str, Any]] = []
+    k = len(run.labels)
+    if method in SINGLE_PASS:
+        if len(names) > 2:
+            from assay.inference.cochran import cochran_q
+
+            correct = np.column_stack([models[m].correct for m in names])
+            out.append(_test("cochran_q", names, cochran_q(correct), confidence))
+        y = run.y_codes[_tested_index(run, names[0])]
+        for a, b in combinations(names, 2):
+            ma, mb = models[a], models[b]
+            table = paired_table(ma.correct, mb.correct)
+            exact = table[0, 1] + table[1, 0] < 25
+            mc = mcnemar_test(table, method="exact" if exact else "chi2-corrected")
+            out.append(_test("mcnemar", (a, b), mc.to_dict(confidence, what=f"the error rates of {a} and {b}"),
+                             confidence))
+            boot = paired_bootstrap(y, ma.predicted, mb.predicted, k, accuracy, confidence=confidence,
+                                    resamples=bootstrap, seed=seed)
+            out.append(_test("paired_bootstrap_accuracy", (a, b), boot, confidence, difference_of="accuracy"))
+            if ma.scores is not None and mb.scores is not None:
+                from assay.inference.roc_compare import delong_test
+
+                p = run.labels.index(ma.report.positive)
+                out.append(_test("delong", (a, b), delong_test(y == p, ma.scores, mb.scores, confidence=confidence),
+                                 confidence, difference_of="ROC AUC"))
+        return out
+    # repetitions: per-part differences of the error rate
+    parts = {m: run.parts(m) for m in names}
+    y = np.asarray(run.y_codes)
+    sizes = [(len(p.train_index), len(p.test_index)) for p in parts[names[0]]]
+    n_train = float(np.mean([s[0] for s in sizes]))
+    n_test = float(np.mean([s[1] for s in sizes]))
+    from assay.inference.resampled import corrected_resampled_t, f_test_5x2cv, paired_t_5x2cv
+
+    for a, b in combinations(names, 2):
+        diffs = np.array([_part_error(y, pa) - _part_error(y, pb) for pa, pb in zip(parts[a], parts[b],
+                                                                                     strict=True)])
+        out.append(_test("corrected_resampled_t", (a, b),
+                         corrected_resampled_t(diffs, n_train=n_train, n_test=n_test, confidence=confidence),
+                         confidence, difference_of="error rate"))
+        if method == "repeated-cv" and settings.get("folds") == 2 and settings.get("repeats") == 5:
+            table = diffs.reshape(5, 2)
+            out.append(_test("paired_t_5x2cv", (a, b), paired_t_5x2cv(table), confidence,
+                             difference_of="error rate"))
+            out.append(_test("f_test_5x2cv", (a, b), f_test_5x2cv(table), confidence,
+                             difference_of="error rate"))
+    return out
+
+
+def _part_error(y: np.ndarray, part: Any) -> float:
+    return float(np.mean(np.asarray(part.y_pred) != y[np.asarray(part.test_index)]))
+
+
+def _tested_index(run: Any, model: str) -> np.ndarray:
+    return np.flatnonzero(np.bincount(np.asarray(run.out_of_fold(model).index), minlength=len(run.y_codes)))
+
+
+def validate(
+    data: Mapping[str, Any] | None = None,
+    *,
+    target: str | None = None,
+    dataset: str | None = None,
+    models: Sequence[str] = ("decision-tree",),
+    method: str = "cv",
+    folds: int = 10,
+    repeats: int | None = None,
+    test_size: float = 1 / 3,
+    stratify: bool = True,
+    seed: int = 0,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
+    grids: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
+    jobs: int = 1,
+    confidence: float = 0.95,
+    bootstrap: int = 2000,
+    positive: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Validation:
+    """Estimate learners' error on a data set with a protocol, and compare them.
+
+    Parameters
+    ----------
+    data : mapping of column name to values, optional
+        A table (a dict of columns, or a pandas/polars data frame's columns) with
+        the class in ``target``; or give ``dataset``.
+    target : str
+        The column of classes in ``data``.
+    dataset : {"breast-cancer", "iris", "wine", "digits"}, optional
+        A real data set that scikit-learn ships.
+    models : sequence of str
+        Learners by short name (zero-r, decision-tree, naive-bayes, knn, logistic,
+        svm, random-forest, bagging, adaboost) or by import path
+        ("sklearn.ensemble.ExtraTreesClassifier"); all run on the same splits.
+    method : str, default "cv"
+        resubstitution, holdout, repeated-holdout, cv, repeated-cv, loo, bootstrap,
+        bootstrap632, bootstrap632plus or train-val-test.
+    folds, repeats, test_size, stratify, seed
+        The protocol's settings; the same seed reproduces every split.
+    params : mapping of model name to its parameters, optional
+    grids : mapping of model name to a hyperparameter grid (train-val-test), optional
+    jobs : int, default 1
+        Fit in parallel; the results are the same as with 1.
+    confidence, bootstrap, positive
+        As for :func:`evaluate`.
+    progress : callable(done, total), optional
+
+    Returns
+    -------
+    Validation
+    """
+    from assay.protocols.estimates import fold_metrics, method_estimate
+    from assay.protocols.features import encode_target, features_from_columns, features_from_dataset
+    from assay.protocols.learners import learner_title
+    from assay.protocols.run import run_protocol
+    from assay.protocols.splits import make_splits
+
+    try:
+        confidence = check_confidence(confidence)
+    except ValueError as e:
+        raise InvalidInput(str(e), field="confidence") from None
+    if (data is None) == (dataset is None):
+        raise InvalidInput("give a table (with its target column) or a bundled data set, not both", field="dataset")
+    if dataset is not None:
+        features, y_labels = features_from_dataset(dataset)
+        source = dataset
+    else:
+        if target is None:
+            raise InvalidInput("name the column of classes", field="target")
+        features, y_labels = features_from_columns(data, target=target)
+        source = "the table"
+    labels, y = encode_target(y_labels, field=target or "y")
+    names = list(dict.fromkeys(models))
+    if not names:
+        raise InvalidInput("give at least one model", field="model")
+    splits = make_splits(method, y, folds=folds, repeats=repeats, test_size=test_size, seed=seed, stratify=stratify,
+                         labels=labels)
+    run = run_protocol(features, y, labels, {m: m for m in names}, splits, seed=seed, params=params or {},
+                       grids=grids, jobs=jobs, progress=progress, method=method)
+    k = len(labels)
+    notes: list[str] = []
+    if method == "resubstitution":
+        notes.append("resubstitution evaluates each model on the data it was trained on: the estimate is "
+                     "optimistic (seed 002)")
+    if method not in SINGLE_PASS:
+        notes.append("the report of each model is on one prediction per instance: its probabilities averaged "
+                     "over the repetitions that tested it")
+    results: dict[str, ModelValidation] = {}
+    for m in names:
+        index, proba, pred, note = _one_per_instance(run, m, k)
+        if note and note not in notes:
+            notes.append(note)
+        report, predicted = _report(labels, y[index], proba, pred, positive=positive, confidence=confidence,
+                                    bootstrap=bootstrap, seed=seed)
+        correct = (predicted == y[index]).astype(np.int8)
+        scores = proba[:, labels.index(report.positive)] if proba is not None and report.positive else None
+        tuned = [p.tuned for p in run.parts(m) if getattr(p, "tuned", None)]
+        results[m] = ModelValidation(m, learner_title(m), report, method_estimate(run, m), fold_metrics(run, m),
+                                     predicted, correct, scores, tuned)
+    comparisons = _comparisons(run, method, results, dict(splits.settings), confidence, seed, bootstrap) \
+        if len(names) > 1 else []
+    return Validation(source, method, dict(splits.settings), len(y), labels, tuple(features.describe()), results,
+                      comparisons, confidence, tuple(notes), run)

@@ -1,0 +1,287 @@
+"""The difference of two error rates measured on independent test sets (seed 004).
+
+Model M1 is tested on n1 instances with error rate e1, model M2 on another n2
+instances with error rate e2. Each rate is approximately normal with variance
+e(1 - e)/n, and the two are independent, so the difference d = e2 - e1 is
+approximately normal with
+
+    sigma^2 = e1 (1 - e1) / n1 + e2 (1 - e2) / n2.
+
+The interval at confidence c is d ± z sigma, with z the (1 + c)/2 normal
+quantile; the test of "no difference" is the z statistic d / sigma, whose
+two-sided p-value p is also the threshold of the verdict: the difference is
+significant at every confidence below 1 - p, and at none above it.
+
+This module also holds the sentence every comparison in assay ends with
+(``significance_verdict``), so that the tests of ``roc_compare``, ``cochran``,
+``resampled`` and ``paired_bootstrap`` speak alike.
+
+References
+----------
+Seed 004 ("Confrontare l'accuratezza di 2 modelli", with the erratum of
+shared/seeds/README.md: e1 = 0.15, threshold confidence 0.8733). T. M. Mitchell
+(1997), Machine Learning, section 5.5.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from numbers import Real
+from typing import Any
+
+from assay.errors import InvalidInput
+from assay.inference.distributions import check_confidence, normal_quantile, normal_two_sided_p
+from assay.inference.estimate import ConfidenceInterval, finite_or_none
+
+__all__ = [
+    "DifferenceResult",
+    "error_difference",
+    "error_difference_from_counts",
+    "significance_verdict",
+    "format_pvalue",
+    "format_level",
+    "validate_confidence",
+]
+
+
+# ----------------------------------------------------------------------------
+# the sentences shared by every comparison
+
+
+def format_pvalue(p: float) -> str:
+    """A p-value as verdicts print it: "p = " with three decimals, or "p < 0.001".
+
+    >>> format_pvalue(0.12670), format_pvalue(0.0004)
+    ('p = 0.127', 'p < 0.001')
+    """
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def format_level(confidence: float) -> str:
+    """A confidence level as a percentage without needless digits.
+
+    >>> format_level(0.95), format_level(0.975)
+    ('95%', '97.5%')
+    """
+    return f"{confidence * 100:.10g}%"
+
+
+def significance_verdict(what: str, pvalue: float, confidence: float, *, note: str | None = None) -> str:
+    """The plain sentence of a two-sided test at one confidence level.
+
+    Parameters
+    ----------
+    what : str
+        The subject, e.g. ``"the difference between the two error rates"``.
+    pvalue : float
+        NaN when the test cannot be made; ``note`` then says why.
+    confidence : float
+
+    Returns
+    -------
+    str
+        The verdict, followed by the confidence at which it would change: the
+        difference is significant exactly at the confidence levels below 1 - p.
+        The level quoted is rounded *towards* the side that keeps the sentence
+        true (down when not significant, up when significant).
+
+    Examples
+    --------
+    >>> print(significance_verdict("the difference between the two error rates", 0.1267, 0.95))
+    at 95%, the difference between the two error rates is not significant (p = 0.127);
+    it would be at a confidence below 87.3%
+    >>> print(significance_verdict("the difference", 0.014, 0.95))
+    at 95%, the difference is significant (p = 0.014); it would not be at a confidence of 98.6% or more
+    """
+    level = format_level(confidence)
+    if not pvalue == pvalue:
+        reason = f": {note}" if note else ""
+        return f"at {level}, {what} cannot be tested{reason}"
+    threshold = 1.0 - pvalue
+    head = f"at {level}, {what} is"
+    if pvalue < 1.0 - confidence:
+        sentence = f"{head} significant ({format_pvalue(pvalue)})"
+        if pvalue >= 0.001:
+            above = math.ceil(threshold * 1000.0 - 1e-9) / 10.0
+            sentence += f"; it would not be at a confidence of {above:.1f}% or more"
+        return sentence
+    sentence = f"{head} not significant ({format_pvalue(pvalue)})"
+    below = math.floor(threshold * 1000.0 + 1e-9) / 10.0
+    if below > 0:
+        sentence += f"; it would be at a confidence below {below:.1f}%"
+    elif pvalue >= 1.0:
+        sentence += "; it would not be at any confidence"
+    else:
+        sentence += "; it would not be at any usual confidence"
+    return sentence
+
+
+def validate_confidence(confidence: Any) -> float:
+    """The confidence level as a float in (0, 1); InvalidInput naming ``confidence`` otherwise."""
+    if isinstance(confidence, Real) and not isinstance(confidence, bool):
+        try:
+            return check_confidence(confidence)
+        except ValueError:
+            pass
+    raise InvalidInput(f"expected a number between 0 and 1 (exclusive), got {confidence!r}", field="confidence")
+
+
+# ----------------------------------------------------------------------------
+# the difference of two independent error rates
+
+
+@dataclass(frozen=True)
+class DifferenceResult:
+    """Two independent error rates, their difference e2 - e1, its interval and z test.
+
+    ``ci`` is the interval at ``confidence``; ``interval(c)`` gives it at any
+    other level. ``statistic`` and ``pvalue`` are NaN, ``ci`` None and ``note``
+    says why, when sigma is 0 (each rate 0 or 1).
+    """
+
+    difference: float
+    se: float
+    statistic: float
+    pvalue: float
+    confidence: float
+    ci: ConfidenceInterval | None
+    e1: float
+    n1: int
+    e2: float
+    n2: int
+    note: str | None = None
+    method: str = "z test of two independent error rates (normal approximation)"
+
+    @property
+    def threshold_confidence(self) -> float:
+        """The confidence below which the difference is significant: 1 - p (NaN when untested)."""
+        return 1.0 - self.pvalue
+
+    def interval(self, confidence: float) -> ConfidenceInterval | None:
+        """d ± z sigma at another confidence level."""
+        if not self.se > 0:
+            return None
+        z = float(normal_quantile(0.5 + confidence / 2.0))
+        return ConfidenceInterval(self.difference - z * self.se, self.difference + z * self.se)
+
+    def significant(self, confidence: float) -> bool:
+        return bool(self.pvalue < 1.0 - confidence)
+
+    def verdict(self, confidence: float | None = None) -> str:
+        confidence = self.confidence if confidence is None else confidence
+        return significance_verdict("the difference between the two error rates", self.pvalue, confidence,
+                                    note=self.note)
+
+    def to_dict(self, confidence: float | None = None) -> dict[str, Any]:
+        confidence = self.confidence if confidence is None else validate_confidence(confidence)
+        ci = self.ci if confidence == self.confidence else self.interval(confidence)
+        return {
+            "statistic": finite_or_none(self.statistic),
+            "pvalue": finite_or_none(self.pvalue),
+            "ci": ci.to_list() if ci is not None else None,
+            "method": self.method,
+            "verdict": self.verdict(confidence),
+            "significant": self.significant(confidence),
+            "difference": finite_or_none(self.difference),
+            "threshold_confidence": finite_or_none(self.threshold_confidence),
+            "se": finite_or_none(self.se),
+            "e1": finite_or_none(self.e1),
+            "n1": self.n1,
+            "e2": finite_or_none(self.e2),
+            "n2": self.n2,
+            "confidence": confidence,
+            "note": self.note,
+        }
+
+
+def _size(n: Any, field: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, Real) or not math.isfinite(float(n)) or float(n) != int(n):
+        raise InvalidInput(f"expected a whole number of instances >= 1, got {n!r}", field=field)
+    if int(n) < 1:
+        raise InvalidInput(f"expected a whole number of instances >= 1, got {n!r}", field=field)
+    return int(n)
+
+
+def _rate(e: Any, field: str) -> float:
+    if isinstance(e, bool) or not isinstance(e, Real) or not 0.0 <= float(e) <= 1.0:
+        raise InvalidInput(f"expected an error rate between 0 and 1, got {e!r}", field=field)
+    return float(e)
+
+
+def error_difference(e1: float, n1: int, e2: float, n2: int, *, confidence: float = 0.95) -> DifferenceResult:
+    """Interval and z test of the difference of two error rates on independent test sets.
+
+    Parameters
+    ----------
+    e1, e2 : float in [0, 1]
+        The error rates of model 1 and model 2.
+    n1, n2 : int >= 1
+        The sizes of their (independent) test sets.
+    confidence : float in (0, 1), default 0.95
+
+    Returns
+    -------
+    DifferenceResult
+        ``difference`` = e2 - e1, ``se`` = sigma, ``ci`` = d ± z sigma,
+        ``statistic`` = d / sigma, the two-sided ``pvalue`` and
+        ``threshold_confidence`` = 1 - p.
+
+    Raises
+    ------
+    InvalidInput
+        On a rate outside [0, 1], a size that is not a whole number >= 1, or a
+        confidence outside (0, 1), naming the argument.
+
+    Notes
+    -----
+    sigma^2 = e1 (1 - e1) / n1 + e2 (1 - e2) / n2 (the unpooled Wald variance).
+    The approximation wants n e (1 - e) of a few units at least in each set
+    (seed 004 asks n > 30). When both rates are 0 or 1, sigma = 0: the statistic
+    and p-value are NaN, the interval None, with a note.
+
+    Examples
+    --------
+    Seed 004: M1 with 15% error on 30 instances, M2 with 25% on 5000.
+
+    >>> r = error_difference(0.15, 30, 0.25, 5000)
+    >>> round(r.difference, 3), round(r.ci.high - r.difference, 3)
+    (0.1, 0.128)
+    >>> r.significant(0.95), round(r.threshold_confidence, 4)
+    (False, 0.8733)
+    """
+    e1, e2 = _rate(e1, "e1"), _rate(e2, "e2")
+    n1, n2 = _size(n1, "n1"), _size(n2, "n2")
+    confidence = validate_confidence(confidence)
+    d = e2 - e1
+    se = math.sqrt(e1 * (1.0 - e1) / n1 + e2 * (1.0 - e2) / n2)
+    if se == 0.0:
+        nan = float("nan")
+        note = "both error rates are 0 or 1, so the normal approximation has no variance"
+        return DifferenceResult(d, 0.0, nan, nan, confidence, None, e1, n1, e2, n2, note)
+    z = d / se
+    half = float(normal_quantile(0.5 + confidence / 2.0)) * se
+    pvalue = float(normal_two_sided_p(z))
+    return DifferenceResult(d, se, z, pvalue, confidence, ConfidenceInterval(d - half, d + half), e1, n1, e2, n2)
+
+
+def error_difference_from_counts(k1: int, n1: int, k2: int, n2: int, *, confidence: float = 0.95) -> DifferenceResult:
+    """``error_difference`` from the numbers of errors k1 of n1 and k2 of n2.
+
+    Raises
+    ------
+    InvalidInput
+        When a count is not a whole number between 0 and its n.
+
+    Examples
+    --------
+    >>> r = error_difference_from_counts(3, 30, 10, 40)
+    >>> r.e1, r.e2, r.difference
+    (0.1, 0.25, 0.15)
+    """
+    n1, n2 = _size(n1, "n1"), _size(n2, "n2")
+    for k, n, field in ((k1, n1, "k1"), (k2, n2, "k2")):
+        if isinstance(k, bool) or not isinstance(k, Real) or not math.isfinite(float(k)) or float(k) != int(k) \
+                or not 0 <= int(k) <= n:
+            raise InvalidInput(f"expected a whole number of errors between 0 and {n}, got {k!r}", field=field)
+    return error_difference(int(k1) / n1, n1, int(k2) / n2, n2, confidence=confidence)

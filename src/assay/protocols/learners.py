@@ -1,0 +1,308 @@
+"""Learners by short name, or any scikit-learn classifier by import path.
+
+Every model is a fresh ``Pipeline(preprocessor, estimator)``: the preprocessing
+(imputation, one-hot encoding, scaling) is a pipeline step, so whichever part
+of the data the model is fitted on is also the only part the preprocessing
+learns from.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.errors import InvalidInput
+from assay.protocols.features import Features, preprocessor
+
+__all__ = ["LearnerSpec", "LEARNERS", "make_model", "make_estimator", "parse_params", "learner_title", "default_grid"]
+
+
+@dataclass(frozen=True)
+class LearnerSpec:
+    """A named learner.
+
+    Attributes
+    ----------
+    name : str
+        The short name used by ``--model``.
+    title : str
+        A name for people.
+    scaled : bool
+        Whether its numeric inputs are standardised (distance- and
+        gradient-based learners need it; trees do not).
+    grid : dict of str to list
+        The hyperparameters tuned on the validation part by train-val-test.
+    build : callable (seed) -> estimator
+        The estimator with assay's defaults and ``random_state=seed`` when it is
+        stochastic.
+    """
+
+    name: str
+    title: str
+    scaled: bool
+    grid: dict[str, list[Any]]
+    build: Callable[[int], Any] = field(repr=False)
+
+    def make(self, seed: int, params: Mapping[str, Any] | None = None) -> Any:
+        """The estimator (not the pipeline) with ``params`` set; unknown names are refused."""
+        return _with_params(self.build(seed), params or {}, self.name)
+
+
+def _zero_r(seed: int) -> Any:
+    from sklearn.dummy import DummyClassifier
+
+    return DummyClassifier(strategy="most_frequent")
+
+
+def _tree(seed: int) -> Any:
+    from sklearn.tree import DecisionTreeClassifier
+
+    return DecisionTreeClassifier(random_state=seed)
+
+
+def _naive_bayes(seed: int) -> Any:
+    from sklearn.naive_bayes import GaussianNB
+
+    return GaussianNB()
+
+
+def _knn(seed: int) -> Any:
+    from sklearn.neighbors import KNeighborsClassifier
+
+    return KNeighborsClassifier()
+
+
+def _logistic(seed: int) -> Any:
+    from sklearn.linear_model import LogisticRegression
+
+    return LogisticRegression(max_iter=1000, random_state=seed)
+
+
+def _svm(seed: int) -> Any:
+    from sklearn.svm import SVC
+
+    return SVC(probability=True, random_state=seed)
+
+
+def _forest(seed: int) -> Any:
+    from sklearn.ensemble import RandomForestClassifier
+
+    return RandomForestClassifier(random_state=seed)
+
+
+def _bagging(seed: int) -> Any:
+    from sklearn.ensemble import BaggingClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    return BaggingClassifier(estimator=DecisionTreeClassifier(), random_state=seed)
+
+
+def _adaboost(seed: int) -> Any:
+    from sklearn.ensemble import AdaBoostClassifier
+
+    return AdaBoostClassifier(random_state=seed)
+
+
+LEARNERS: dict[str, LearnerSpec] = {
+    spec.name: spec
+    for spec in (
+        LearnerSpec("zero-r", "ZeroR (the majority class)", False, {}, _zero_r),
+        LearnerSpec("decision-tree", "decision tree (CART)", False,
+                    {"max_depth": [None, 2, 4, 8], "min_samples_leaf": [1, 5]}, _tree),
+        LearnerSpec("naive-bayes", "Gaussian naive Bayes", False, {"var_smoothing": [1e-9, 1e-6, 1e-3]},
+                    _naive_bayes),
+        LearnerSpec("knn", "k nearest neighbours", True, {"n_neighbors": [1, 3, 5, 9, 15]}, _knn),
+        LearnerSpec("logistic", "logistic regression", True, {"C": [0.01, 0.1, 1.0, 10.0, 100.0]}, _logistic),
+        LearnerSpec("svm", "support vector machine (RBF kernel)", True,
+                    {"C": [0.1, 1.0, 10.0], "gamma": ["scale", 0.01, 0.1]}, _svm),
+        LearnerSpec("random-forest", "random forest", False,
+                    {"max_features": ["sqrt", 0.5], "min_samples_leaf": [1, 5]}, _forest),
+        LearnerSpec("bagging", "bagging of decision trees", False, {"n_estimators": [10, 50]}, _bagging),
+        LearnerSpec("adaboost", "AdaBoost (boosting of decision stumps)", False,
+                    {"n_estimators": [50, 100], "learning_rate": [0.5, 1.0]}, _adaboost),
+    )
+}
+"""The named learners, in the order they are listed to users."""
+
+
+# ----------------------------------------------------------------------------
+# parameters
+
+
+def parse_params(items: Iterable[str], *, field: str = "param") -> dict[str, Any]:
+    """``key=value`` strings as a dict; values are Python literals, else text.
+
+    Examples
+    --------
+    >>> parse_params(["max_depth=3", "criterion=entropy", "class_weight=None"])
+    {'max_depth': 3, 'criterion': 'entropy', 'class_weight': None}
+
+    Raises
+    ------
+    InvalidInput
+        On an item without ``=``, with an empty name, or a name given twice.
+    """
+    params: dict[str, Any] = {}
+    for item in items:
+        if not isinstance(item, str) or "=" not in item:
+            raise InvalidInput(f"{item!r} is not of the form name=value (e.g. max_depth=3)", field=field)
+        key, _, text = item.partition("=")
+        key = key.strip()
+        if not key.isidentifier():
+            raise InvalidInput(f"{item!r}: {key!r} is not a parameter name", field=field)
+        if key in params:
+            raise InvalidInput(f"{key!r} is given twice", field=field)
+        text = text.strip()
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            value = text
+        params[key] = value
+    return params
+
+
+def _with_params(estimator: Any, params: Mapping[str, Any], what: str) -> Any:
+    if not params:
+        return estimator
+    known = estimator.get_params(deep=True)
+    for key in params:
+        if key not in known:
+            names = ", ".join(sorted(k for k in known if "__" not in k))
+            raise InvalidInput(f"{key!r} is not a parameter of {what} (its parameters: {names})", field="param")
+    try:
+        estimator.set_params(**params)
+    except (ValueError, TypeError) as e:
+        raise InvalidInput(f"cannot set {dict(params)} on {what}: {e}", field="param") from None
+    return estimator
+
+
+# ----------------------------------------------------------------------------
+# import paths
+
+
+def _import_class(path: str) -> Any:
+    import importlib
+
+    module_name, _, class_name = path.rpartition(".")
+    if not module_name or not class_name:
+        raise InvalidInput(f"{path!r} is not a known learner {list(LEARNERS)} nor an import path "
+                           "package.module.ClassName (e.g. sklearn.tree.ExtraTreeClassifier)", field="model")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise InvalidInput(f"{path!r}: cannot import module {module_name!r} ({e})", field="model") from None
+    except Exception as e:  # noqa: BLE001 - a third-party module failing on import
+        raise InvalidInput(f"{path!r}: importing {module_name!r} failed: {type(e).__name__}: {e}",
+                           field="model") from None
+    if not hasattr(module, class_name):
+        raise InvalidInput(f"{path!r}: module {module_name!r} has no {class_name!r}", field="model")
+    cls = getattr(module, class_name)
+    if not isinstance(cls, type):
+        raise InvalidInput(f"{path!r} is not a class", field="model")
+    for method in ("fit", "predict", "get_params", "set_params"):
+        if not callable(getattr(cls, method, None)):
+            raise InvalidInput(f"{path!r} has no {method}() method: not a scikit-learn estimator", field="model")
+    return cls
+
+
+def _is_classifier(estimator: Any) -> bool:
+    from sklearn.base import is_classifier
+
+    try:
+        if is_classifier(estimator):
+            return True
+    except Exception:  # noqa: BLE001 - estimators without tags
+        pass
+    return getattr(estimator, "_estimator_type", None) == "classifier"
+
+
+def make_estimator(name_or_path: str, *, seed: int = 0, params: Mapping[str, Any] | None = None) -> tuple[Any, bool]:
+    """The estimator (without preprocessing) and whether its inputs are scaled.
+
+    A short name from ``LEARNERS``, or an import path ``package.module.ClassName``
+    of a scikit-learn-compatible classifier: it gets ``random_state=seed`` when
+    it has that parameter (and ``params`` do not set it), and scaled inputs.
+
+    Raises
+    ------
+    InvalidInput
+        ``field="model"``: an unknown name, a path that does not import, or a
+        class that is not a classifier; ``field="param"``: an unknown parameter.
+    """
+    if not isinstance(name_or_path, str) or not name_or_path.strip():
+        raise InvalidInput(f"expected a learner name {list(LEARNERS)} or an import path, got {name_or_path!r}",
+                           field="model")
+    name = name_or_path.strip()
+    params = dict(params or {})
+    if name in LEARNERS:
+        spec = LEARNERS[name]
+        return spec.make(seed, params), spec.scaled
+    if "." not in name:
+        raise InvalidInput(f"{name!r} is not a known learner {list(LEARNERS)} nor an import path "
+                           "package.module.ClassName (e.g. sklearn.tree.ExtraTreeClassifier)", field="model")
+    cls = _import_class(name)
+    try:
+        estimator = cls()
+    except Exception as e:  # noqa: BLE001 - a constructor that needs arguments
+        raise InvalidInput(f"{name!r} cannot be made without arguments: {type(e).__name__}: {e}",
+                           field="model") from None
+    if not _is_classifier(estimator):
+        raise InvalidInput(f"{name!r} is not a classifier (a scikit-learn classifier has "
+                           "_estimator_type 'classifier', e.g. through ClassifierMixin)", field="model")
+    if "random_state" not in params:
+        try:
+            if "random_state" in estimator.get_params(deep=False):
+                estimator.set_params(random_state=seed)
+        except Exception:  # noqa: BLE001 - get_params of a third-party estimator
+            pass
+    return _with_params(estimator, params, name), True
+
+
+def make_model(
+    name_or_path: str,
+    *,
+    features: Features,
+    seed: int = 0,
+    params: Mapping[str, Any] | None = None,
+) -> Any:
+    """A fresh, unfitted ``Pipeline([("features", preprocessor), ("model", estimator)])``.
+
+    Parameters
+    ----------
+    name_or_path : str
+        A key of ``LEARNERS`` or an import path ``package.module.ClassName``.
+    features : Features
+        Which columns are numeric and categorical (nothing is fitted here).
+    seed : int
+        ``random_state`` of stochastic learners.
+    params : mapping, optional
+        Hyperparameters of the estimator (see ``parse_params``); names are
+        checked against ``estimator.get_params()``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.protocols.features import features_from_columns
+    >>> f, _ = features_from_columns({"x": np.arange(4.0), "y": np.array(["a", "b", "a", "b"])}, target="y")
+    >>> model = make_model("decision-tree", features=f, seed=1, params={"max_depth": 2})
+    >>> [name for name, _ in model.steps], model.get_params()["model__max_depth"]
+    (['features', 'model'], 2)
+    """
+    from sklearn.pipeline import Pipeline
+
+    estimator, scaled = make_estimator(name_or_path, seed=seed, params=params)
+    return Pipeline([("features", preprocessor(features, scale=scaled)), ("model", estimator)])
+
+
+def learner_title(name_or_path: str) -> str:
+    """A name for people: the learner's title, or the class name of an import path."""
+    spec = LEARNERS.get(name_or_path)
+    return spec.title if spec else name_or_path.rpartition(".")[2]
+
+
+def default_grid(name_or_path: str) -> dict[str, list[Any]]:
+    """The hyperparameter grid train-val-test tunes by default (empty for import paths)."""
+    spec = LEARNERS.get(name_or_path)
+    return {k: list(v) for k, v in spec.grid.items()} if spec else {}
