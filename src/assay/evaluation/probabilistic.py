@@ -31,9 +31,9 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from assay.errors import InvalidInput
-from assay.inference.distributions import check_confidence, normal_quantile
+from assay.inference.distributions import check_confidence
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
-from assay.inference.means import ANY, Range, delta_ratio_interval, normal_mean_interval
+from assay.inference.means import Range, delta_ratio_interval, normal_mean_interval
 from assay.inference.proportion import proportion_bounds
 from assay.inputs import canonical_label
 from assay.metrics.probabilistic import (

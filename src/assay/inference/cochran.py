@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
-from assay.inference.difference import significance_verdict
+from assay.inference.testing import TwoSidedTest
 from assay.inference.distributions import chi2_sf
 from assay.inference.estimate import finite_or_none
 
@@ -33,13 +33,16 @@ __all__ = ["CochranResult", "cochran_q"]
 
 
 @dataclass(frozen=True)
-class CochranResult:
+class CochranResult(TwoSidedTest):
     """Cochran's Q, its chi-squared p-value, and the counts to recompute them.
 
     ``correct_counts`` holds C_j, the instances each model classifies
     correctly. The statistic and p-value are NaN, with a note, when every
     instance is classified correctly by all models or by none.
     """
+
+    ci = None  # a chi-squared test of equal accuracies: no interval
+    confidence = None
 
     statistic: float
     pvalue: float
@@ -49,6 +52,9 @@ class CochranResult:
     note: str | None = None
     method: str = "Cochran's Q test"
 
+    def subject(self) -> str:
+        return f"the difference between the accuracies of the {self.n_models} models"
+
     @property
     def n_models(self) -> int:
         return len(self.correct_counts)
@@ -57,27 +63,9 @@ class CochranResult:
     def accuracies(self) -> tuple[float, ...]:
         return tuple(c / self.n_instances for c in self.correct_counts)
 
-    @property
-    def threshold_confidence(self) -> float:
-        """The confidence below which the differences are significant: 1 - p."""
-        return 1.0 - self.pvalue
-
-    def significant(self, confidence: float) -> bool:
-        return bool(self.pvalue < 1.0 - confidence)
-
-    def verdict(self, confidence: float) -> str:
-        what = f"the difference between the accuracies of the {self.n_models} models"
-        return significance_verdict(what, self.pvalue, confidence, note=self.note)
-
     def to_dict(self, confidence: float) -> dict[str, Any]:
         return {
-            "statistic": finite_or_none(self.statistic),
-            "pvalue": finite_or_none(self.pvalue),
-            "ci": None,
-            "method": self.method,
-            "verdict": self.verdict(confidence),
-            "significant": self.significant(confidence),
-            "threshold_confidence": finite_or_none(self.threshold_confidence),
+            **self.common_dict(confidence),
             "df": self.df,
             "n_models": self.n_models,
             "n_instances": self.n_instances,

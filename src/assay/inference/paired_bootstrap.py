@@ -43,7 +43,7 @@ import numpy as np
 
 from assay.errors import InvalidInput
 from assay.inference.bootstrap import MIN_DEFINED
-from assay.inference.difference import significance_verdict, validate_confidence
+from assay.inference.testing import TwoSidedTest, validate_confidence
 from assay.inference.estimate import ConfidenceInterval, finite_or_none
 from assay.inputs import check_lengths
 
@@ -71,7 +71,7 @@ def percentile_interval(replicates: np.ndarray, confidence: float) -> Confidence
 
 
 @dataclass(frozen=True, eq=False)
-class PairedBootstrapResult:
+class PairedBootstrapResult(TwoSidedTest):
     """The observed difference of a metric between two models, its interval and bootstrap p-value.
 
     ``replicates`` holds the B replicated differences (NaN where undefined);
@@ -95,34 +95,18 @@ class PairedBootstrapResult:
     def __post_init__(self) -> None:
         self.replicates.setflags(write=False)
 
-    @property
-    def threshold_confidence(self) -> float:
-        """The confidence below which the difference is significant: 1 - p."""
-        return 1.0 - self.pvalue
+    def statistic_value(self) -> float:
+        return self.difference
 
     def interval(self, confidence: float) -> ConfidenceInterval | None:
         if not self.pvalue == self.pvalue:
             return None
         return percentile_interval(self.replicates[np.isfinite(self.replicates)], confidence)
 
-    def significant(self, confidence: float) -> bool:
-        return bool(self.pvalue < 1.0 - confidence)
-
-    def verdict(self, confidence: float | None = None, *, what: str = WHAT) -> str:
-        confidence = self.confidence if confidence is None else confidence
-        return significance_verdict(what, self.pvalue, confidence, note=self.note)
-
     def to_dict(self, confidence: float | None = None, *, what: str = WHAT) -> dict[str, Any]:
         confidence = self.confidence if confidence is None else validate_confidence(confidence)
-        ci = self.ci if confidence == self.confidence else self.interval(confidence)
         return {
-            "statistic": finite_or_none(self.difference),
-            "pvalue": finite_or_none(self.pvalue),
-            "ci": ci.to_list() if ci is not None else None,
-            "method": self.method,
-            "verdict": self.verdict(confidence, what=what),
-            "significant": self.significant(confidence),
-            "threshold_confidence": finite_or_none(self.threshold_confidence),
+            **self.common_dict(confidence, what=what),
             "difference": finite_or_none(self.difference),
             "value1": finite_or_none(self.value1),
             "value2": finite_or_none(self.value2),

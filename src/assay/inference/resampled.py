@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
-from assay.inference.difference import significance_verdict, validate_confidence
+from assay.inference.testing import TwoSidedTest, validate_confidence
 from assay.inference.distributions import f_sf, t_quantile, t_two_sided_p
 from assay.inference.estimate import ConfidenceInterval, finite_or_none
 
@@ -71,7 +71,7 @@ def _nested(x: np.ndarray) -> list[Any]:
 
 
 @dataclass(frozen=True, eq=False)
-class ResampledTResult:
+class ResampledTResult(TwoSidedTest):
     """A t test on resampled differences, with the interval of the quantity it tests.
 
     ``difference`` is the estimate the statistic is built on: the mean of the
@@ -104,11 +104,6 @@ class ResampledTResult:
     def mean_difference(self) -> float:
         return float(self.differences.mean())
 
-    @property
-    def threshold_confidence(self) -> float:
-        """The confidence below which the difference is significant: 1 - p."""
-        return 1.0 - self.pvalue
-
     def interval(self, confidence: float) -> ConfidenceInterval | None:
         """difference ± t SE at another confidence level."""
         if not self.pvalue == self.pvalue:
@@ -116,24 +111,10 @@ class ResampledTResult:
         half = float(t_quantile(0.5 + confidence / 2.0, self.df)) * self.se
         return ConfidenceInterval(self.difference - half, self.difference + half)
 
-    def significant(self, confidence: float) -> bool:
-        return bool(self.pvalue < 1.0 - confidence)
-
-    def verdict(self, confidence: float | None = None, *, what: str = WHAT) -> str:
-        confidence = self.confidence if confidence is None else confidence
-        return significance_verdict(what, self.pvalue, confidence, note=self.note)
-
     def to_dict(self, confidence: float | None = None, *, what: str = WHAT) -> dict[str, Any]:
         confidence = self.confidence if confidence is None else validate_confidence(confidence)
-        ci = self.ci if confidence == self.confidence else self.interval(confidence)
         return {
-            "statistic": finite_or_none(self.statistic),
-            "pvalue": finite_or_none(self.pvalue),
-            "ci": ci.to_list() if ci is not None else None,
-            "method": self.method,
-            "verdict": self.verdict(confidence, what=what),
-            "significant": self.significant(confidence),
-            "threshold_confidence": finite_or_none(self.threshold_confidence),
+            **self.common_dict(confidence, what=what),
             "difference": finite_or_none(self.difference),
             "mean_difference": finite_or_none(self.mean_difference),
             "se": finite_or_none(self.se),
@@ -147,8 +128,11 @@ class ResampledTResult:
 
 
 @dataclass(frozen=True, eq=False)
-class FTestResult:
+class FTestResult(TwoSidedTest):
     """Alpaydin's combined 5 x 2 cv F test (no interval)."""
+
+    ci = None  # an F test: no interval
+    confidence = None
 
     statistic: float
     pvalue: float
@@ -165,25 +149,9 @@ class FTestResult:
     def mean_difference(self) -> float:
         return float(self.differences.mean())
 
-    @property
-    def threshold_confidence(self) -> float:
-        return 1.0 - self.pvalue
-
-    def significant(self, confidence: float) -> bool:
-        return bool(self.pvalue < 1.0 - confidence)
-
-    def verdict(self, confidence: float, *, what: str = WHAT) -> str:
-        return significance_verdict(what, self.pvalue, confidence, note=self.note)
-
     def to_dict(self, confidence: float, *, what: str = WHAT) -> dict[str, Any]:
         return {
-            "statistic": finite_or_none(self.statistic),
-            "pvalue": finite_or_none(self.pvalue),
-            "ci": None,
-            "method": self.method,
-            "verdict": self.verdict(confidence, what=what),
-            "significant": self.significant(confidence),
-            "threshold_confidence": finite_or_none(self.threshold_confidence),
+            **self.common_dict(confidence, what=what),
             "mean_difference": finite_or_none(self.mean_difference),
             "df": [self.df_numerator, self.df_denominator],
             "differences": _nested(self.differences),

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
-from assay.inference.difference import significance_verdict, validate_confidence
+from assay.inference.testing import TwoSidedTest, validate_confidence
 from assay.inference.distributions import normal_quantile, normal_two_sided_p
 from assay.inference.estimate import ConfidenceInterval, finite_or_none
 from assay.inference.roc import placements
@@ -51,7 +51,7 @@ __all__ = ["DeLongTestResult", "delong_test", "instance_placements"]
 
 
 @dataclass(frozen=True)
-class DeLongTestResult:
+class DeLongTestResult(TwoSidedTest):
     """Two correlated AUCs, their difference auc1 - auc2, its interval and DeLong's z test.
 
     ``ci`` is the interval at ``confidence``; ``interval(c)`` gives it at any
@@ -60,6 +60,8 @@ class DeLongTestResult:
     pROC reports identical curves; when only the variance is 0, or a class has
     fewer than two instances, statistic and p-value are NaN and ``note`` says why.
     """
+
+    WHAT = "the difference between the two AUCs"
 
     auc1: float
     auc2: float
@@ -75,11 +77,6 @@ class DeLongTestResult:
     note: str | None = None
     method: str = "DeLong test of two correlated AUCs"
 
-    @property
-    def threshold_confidence(self) -> float:
-        """The confidence below which the difference is significant: 1 - p."""
-        return 1.0 - self.pvalue
-
     def interval(self, confidence: float) -> ConfidenceInterval | None:
         """A1 - A2 ± z SE at another confidence level, kept within [-1, 1]."""
         if not self.se == self.se or not self.pvalue == self.pvalue:
@@ -88,25 +85,11 @@ class DeLongTestResult:
         d = self.difference
         return ConfidenceInterval(max(d - z * self.se, -1.0), min(d + z * self.se, 1.0))
 
-    def significant(self, confidence: float) -> bool:
-        return bool(self.pvalue < 1.0 - confidence)
-
-    def verdict(self, confidence: float | None = None) -> str:
-        confidence = self.confidence if confidence is None else confidence
-        return significance_verdict("the difference between the two AUCs", self.pvalue, confidence, note=self.note)
-
     def to_dict(self, confidence: float | None = None) -> dict[str, Any]:
         confidence = self.confidence if confidence is None else validate_confidence(confidence)
-        ci = self.ci if confidence == self.confidence else self.interval(confidence)
         return {
-            "statistic": finite_or_none(self.statistic),
-            "pvalue": finite_or_none(self.pvalue),
-            "ci": ci.to_list() if ci is not None else None,
-            "method": self.method,
-            "verdict": self.verdict(confidence),
-            "significant": self.significant(confidence),
+            **self.common_dict(confidence),
             "difference": finite_or_none(self.difference),
-            "threshold_confidence": finite_or_none(self.threshold_confidence),
             "auc1": finite_or_none(self.auc1),
             "auc2": finite_or_none(self.auc2),
             "se": finite_or_none(self.se),

@@ -8,7 +8,7 @@ them out. Nothing here computes a metric: every number comes from the result.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from assay.evaluation.result import Evaluation
 from assay.inference.estimate import Estimate

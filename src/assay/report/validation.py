@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.report.document import Block, Heading, Paragraph, Table, _Builder, _compact
+from assay.report.document import Block, Table, _Builder, _compact
 from assay.report.format import level_text, percent, pvalue_text
 
 __all__ = ["validation_document", "METHOD_NAMES"]

@@ -582,7 +582,6 @@ class ProbabilitySummary:
         moments = {name: LossMoments.from_column(codes, make(), k=k, count=count, onehot=onehot)
                    for name, make in (("quadratic", quadratic), ("absolute", absolute),
                                       ("information", information), ("log_loss", log_loss))}
-        del onehot, squares, row_sum
         value, outcome = calibration_values(codes, p, calibration_class)
         where = bin_index(value, uniform_edges(bins))
         return cls(

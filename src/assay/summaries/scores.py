@@ -149,10 +149,10 @@ def sort_keys(is_positive: np.ndarray, scores: np.ndarray) -> SortedKeys:
     scores : float32 or float64 ndarray of shape (n,), finite (inputs validated)
     """
     if scores.dtype == np.float32:
-        uint, shift, one = np.uint32, np.uint32(1), np.uint32(1)
+        uint, shift = np.uint32, np.uint32(1)
     else:
         scores = scores.astype(np.float64, copy=False)
-        uint, shift, one = np.uint64, np.uint64(1), np.uint64(1)
+        uint, shift = np.uint64, np.uint64(1)
     # + 0.0 makes a copy and turns -0.0 into 0.0, so that equal scores get equal keys
     normalized = np.add(scores, scores.dtype.type(0.0))
     keys = normalized.view(uint)

@@ -1,0 +1,143 @@
+"""What every test result shares: its verdict in words, significance and the common JSON keys.
+
+A result is a frozen dataclass with (at least) ``pvalue``, ``confidence``,
+``ci``, ``method`` and ``note``; mixing in ``TwoSidedTest`` gives it
+``significant``, ``threshold_confidence``, ``verdict`` and ``common_dict``.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+from typing import Any
+
+from assay.errors import InvalidInput
+from assay.inference.distributions import check_confidence
+from assay.inference.estimate import ConfidenceInterval, finite_or_none
+
+__all__ = ["format_pvalue", "format_level", "significance_verdict", "validate_confidence", "TwoSidedTest"]
+
+
+def format_pvalue(p: float) -> str:
+    """A p-value as verdicts print it: "p = " with three decimals, or "p < 0.001".
+
+    >>> format_pvalue(0.12670), format_pvalue(0.0004)
+    ('p = 0.127', 'p < 0.001')
+    """
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def format_level(confidence: float) -> str:
+    """A confidence level as a percentage without needless digits.
+
+    >>> format_level(0.95), format_level(0.975)
+    ('95%', '97.5%')
+    """
+    return f"{confidence * 100:.10g}%"
+
+
+def significance_verdict(what: str, pvalue: float, confidence: float, *, note: str | None = None) -> str:
+    """The plain sentence of a two-sided test at one confidence level.
+
+    Parameters
+    ----------
+    what : str
+        The subject, e.g. ``"the difference between the two error rates"``.
+    pvalue : float
+        NaN when the test cannot be made; ``note`` then says why.
+    confidence : float
+
+    Returns
+    -------
+    str
+        The verdict, followed by the confidence at which it would change: the
+        difference is significant exactly at the confidence levels below 1 - p.
+        The level quoted is rounded *towards* the side that keeps the sentence
+        true (down when not significant, up when significant).
+
+    Examples
+    --------
+    >>> print(significance_verdict("the difference between the two error rates", 0.1267, 0.95))
+    at 95%, the difference between the two error rates is not significant (p = 0.127);
+    it would be at a confidence below 87.3%
+    >>> print(significance_verdict("the difference", 0.014, 0.95))
+    at 95%, the difference is significant (p = 0.014); it would not be at a confidence of 98.6% or more
+    """
+    level = format_level(confidence)
+    if not pvalue == pvalue:
+        reason = f": {note}" if note else ""
+        return f"at {level}, {what} cannot be tested{reason}"
+    threshold = 1.0 - pvalue
+    head = f"at {level}, {what} is"
+    if pvalue < 1.0 - confidence:
+        sentence = f"{head} significant ({format_pvalue(pvalue)})"
+        if pvalue >= 0.001:
+            above = math.ceil(threshold * 1000.0 - 1e-9) / 10.0
+            sentence += f"; it would not be at a confidence of {above:.1f}% or more"
+        return sentence
+    sentence = f"{head} not significant ({format_pvalue(pvalue)})"
+    below = math.floor(threshold * 1000.0 + 1e-9) / 10.0
+    if below > 0:
+        sentence += f"; it would be at a confidence below {below:.1f}%"
+    elif pvalue >= 1.0:
+        sentence += "; it would not be at any confidence"
+    else:
+        sentence += "; it would not be at any usual confidence"
+    return sentence
+
+
+def validate_confidence(confidence: Any) -> float:
+    """The confidence level as a float in (0, 1); InvalidInput naming ``confidence`` otherwise."""
+    if isinstance(confidence, Real) and not isinstance(confidence, bool):
+        try:
+            return check_confidence(confidence)
+        except ValueError:
+            pass
+    raise InvalidInput(f"expected a number between 0 and 1 (exclusive), got {confidence!r}", field="confidence")
+
+
+# ----------------------------------------------------------------------------
+# the difference of two independent error rates
+
+
+class TwoSidedTest:
+    """Shared behaviour of a two-sided test's result (a mixin for frozen dataclasses)."""
+
+    WHAT = "the difference between the two models"
+
+    def subject(self) -> str:
+        """What the verdict is about, e.g. "the difference between the two AUCs"."""
+        return self.WHAT
+
+    @property
+    def threshold_confidence(self) -> float:
+        """The confidence below which the difference is significant: 1 - p."""
+        return 1.0 - self.pvalue
+
+    def significant(self, confidence: float) -> bool:
+        return bool(self.pvalue < 1.0 - confidence)
+
+    def interval(self, confidence: float) -> ConfidenceInterval | None:
+        """The interval at another confidence level (by default none beyond the one computed)."""
+        return self.ci if confidence == self.confidence else None
+
+    def verdict(self, confidence: float | None = None, *, what: str | None = None) -> str:
+        confidence = self.confidence if confidence is None else confidence
+        return significance_verdict(what or self.subject(), self.pvalue, confidence, note=self.note)
+
+    def statistic_value(self) -> float:
+        return self.statistic
+
+    def common_dict(self, confidence: float | None = None, *, what: str | None = None) -> dict[str, Any]:
+        """The keys every test has: statistic, pvalue, ci, method, verdict, significant, threshold_confidence."""
+        confidence = self.confidence if confidence is None else validate_confidence(confidence)
+        ci = self.ci if confidence == self.confidence else self.interval(confidence)
+        return {
+            "statistic": finite_or_none(self.statistic_value()),
+            "pvalue": finite_or_none(self.pvalue),
+            "ci": ci.to_list() if ci is not None else None,
+            "method": self.method,
+            "verdict": self.verdict(confidence, what=what),
+            "significant": self.significant(confidence),
+            "threshold_confidence": finite_or_none(self.threshold_confidence),
+        }
