@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.report.document import Block, Heading, Paragraph, Table
-from assay.report.format import level_text, pvalue_text
+from assay.report.format import estimate_cell, level_text, pvalue_text
 
 __all__ = ["comparison_document"]
 
@@ -15,16 +15,6 @@ TITLES = {
     "delong": "DeLong: ROC AUC A - B",
     "difference": "Difference of error rates e_B - e_A (independent test sets)",
 }
-
-
-def _short(e: Any, *, as_percent: bool) -> str:
-    if e is None or e.value is None:
-        return "—"
-    if as_percent:
-        text = f"{e.value * 100:.1f}%"
-        return text if e.ci is None else f"{text} ({e.ci.low * 100:.1f}–{e.ci.high * 100:.1f})"
-    text = f"{e.value:.3f}"
-    return text if e.ci is None else f"{text} ({e.ci.low:.3f}–{e.ci.high:.3f})"
 
 
 def comparison_document(c: Any) -> list[Block]:
@@ -42,8 +32,8 @@ def comparison_document(c: Any) -> list[Block]:
         auc = None
         if r.ranking is not None:
             auc = r.ranking.roc_auc if hasattr(r.ranking, "roc_auc") else r.ranking.hand_till
-        rows.append([name, f"{r.n:,}", _short(r.metrics["accuracy"], as_percent=True),
-                     _short(r.metrics["kappa"], as_percent=False), _short(auc, as_percent=False)])
+        rows.append([name, f"{r.n:,}", estimate_cell(r.metrics["accuracy"], as_percent=True),
+                     estimate_cell(r.metrics["kappa"], as_percent=False), estimate_cell(auc, as_percent=False)])
     blocks.append(Table(["Model", "n", f"Accuracy ({level} CI)", "Kappa", "ROC AUC"], rows, align="lrrrr"))
     rows = []
     verdicts = []

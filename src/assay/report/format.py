@@ -6,7 +6,8 @@ import math
 
 from assay.inference.estimate import Estimate
 
-__all__ = ["percent", "number", "value_text", "ci_text", "pvalue_text", "method_title", "level_text"]
+__all__ = ["percent", "number", "value_text", "ci_text", "estimate_cell", "pvalue_text", "method_title",
+           "level_text"]
 
 METHOD_TITLES = {
     "wilson": "Wilson",
@@ -73,6 +74,17 @@ def ci_text(e: Estimate, *, as_percent: bool) -> str:
     if as_percent:
         return f"{e.ci.low * 100:.1f} – {e.ci.high * 100:.1f}%"
     return f"{number(e.ci.low)} – {number(e.ci.high)}"
+
+
+def estimate_cell(e: Estimate | None, *, as_percent: bool, sign: bool = True) -> str:
+    """An estimate with its interval in one table cell: '92.3% (89.8–94.2)' or '0.917 (0.893–0.941)'."""
+    if e is None or e.value is None:
+        return "—"
+    if as_percent:
+        text = f"{e.value * 100:.1f}" + ("%" if sign else "")
+        return text if e.ci is None else f"{text} ({e.ci.low * 100:.1f}–{e.ci.high * 100:.1f})"
+    text = f"{e.value:.3f}"
+    return text if e.ci is None else f"{text} ({e.ci.low:.3f}–{e.ci.high:.3f})"
 
 
 def pvalue_text(p: float | None) -> str:

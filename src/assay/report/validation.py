@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.report.document import Block, Table, _Builder, _compact
-from assay.report.format import level_text, percent, pvalue_text
+from assay.report.format import estimate_cell, level_text, percent, pvalue_text
 
 __all__ = ["validation_document", "METHOD_NAMES"]
 
@@ -58,16 +58,6 @@ def _spread_text(spread: dict[str, Any] | None) -> str:
             f"({spread['min'] * 100:.1f}–{spread['max'] * 100:.1f})")
 
 
-def _short_ci(e: Any, *, as_percent: bool) -> str:
-    if e.value is None:
-        return "undefined"
-    if as_percent:
-        text = f"{e.value * 100:.1f}"
-        return text if e.ci is None else f"{text} ({e.ci.low * 100:.1f}–{e.ci.high * 100:.1f})"
-    text = f"{e.value:.3f}"
-    return text if e.ci is None else f"{text} ({e.ci.low:.3f}–{e.ci.high:.3f})"
-
-
 def _p_text(p: float | None) -> str:
     text = pvalue_text(p)
     return f"p {text}" if text.startswith("<") else f"p = {text}"
@@ -94,8 +84,8 @@ def validation_document(v: Any) -> list[Block]:
         auc = "—"
         if ranking is not None:
             e = ranking.roc_auc if hasattr(ranking, "roc_auc") else ranking.hand_till
-            auc = _short_ci(e, as_percent=False)
-        rows.append([name, percent(est.error), _short_ci(acc, as_percent=True), auc,
+            auc = estimate_cell(e, as_percent=False)
+        rows.append([name, percent(est.error), estimate_cell(acc, as_percent=True, sign=False), auc,
                      _spread_text(est.to_dict().get("spread"))])
     b.table(Table(["Model", "Error", f"Accuracy % ({level} CI)", f"AUC ({level} CI)",
                    "Error % by part: mean ± sd (min–max)"], rows, align="lrrrr"))
