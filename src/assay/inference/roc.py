@@ -155,4 +155,12 @@ def logit_interval(value: float, n: float, *, confidence: float = 0.95) -> Confi
     z = float(normal_quantile(0.5 + confidence / 2.0))
     eta = math.log(value / (1.0 - value))
     half = z / math.sqrt(n * value * (1.0 - value))
-    return ConfidenceInterval(1.0 / (1.0 + math.exp(-(eta - half))), 1.0 / (1.0 + math.exp(-(eta + half))))
+    return ConfidenceInterval(_logistic(eta - half), _logistic(eta + half))
+
+
+def _logistic(x: float) -> float:
+    """1 / (1 + e^-x), without overflow for large |x|."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
