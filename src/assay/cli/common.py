@@ -12,7 +12,7 @@ import click
 from assay.errors import InvalidInput
 
 __all__ = ["UserError", "fail", "emit", "render", "FORMATS", "CONTEXT", "Predictions", "read_predictions",
-           "prediction_options", "output_options", "parse_pairs", "parse_range"]
+           "prediction_options", "output_options", "parse_pairs", "parse_range", "picture_options", "write_pictures"]
 
 FORMATS = ("text", "json", "markdown")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -62,6 +62,39 @@ def render(result: Any, fmt: str, output: str | None, *, text: Callable[[bool, i
 
             width = min(shutil.get_terminal_size((100, 24)).columns, 120)
         emit(text(tty, width), output)
+
+
+def write_pictures(result: Any, html: str | None, plots: str | None) -> None:
+    """The self-contained HTML report (written atomically: an existing file is replaced only when complete)
+    and the plots as SVG and PNG files, when asked for."""
+    from assay.errors import InvalidInput
+    from assay.io.atomic import write_atomic
+
+    if html:
+        from assay.report.html import render_html
+
+        page = render_html(result)
+        try:
+            write_atomic(html, page)
+        except OSError as e:
+            raise UserError(f"--html: cannot write {html}: {e.strerror or e}") from None
+    if plots:
+        from assay.report.plots import save_plots
+
+        try:
+            save_plots(result, plots)
+        except OSError as e:
+            raise UserError(f"--plots: cannot write to {plots}: {e.strerror or e}") from None
+        except InvalidInput as e:
+            raise UserError(f"--plots: {e}") from None
+
+
+def picture_options(f: Callable) -> Callable:
+    f = click.option("--plots", "plots", metavar="DIR",
+                     help="Also write each plot (ROC, PR, gains, lift, calibration, confusion, cost, folds) to DIR "
+                          "as SVG and PNG.")(f)
+    return click.option("--html", "html", metavar="PATH",
+                        help="Also write a self-contained HTML report (plots, threshold explorer) to PATH.")(f)
 
 
 def output_options(f: Callable) -> Callable:

@@ -7,7 +7,17 @@ from typing import Any
 
 import click
 
-from assay.cli.common import CONTEXT, UserError, fail, output_options, prediction_options, read_predictions, render
+from assay.cli.common import (
+    CONTEXT,
+    UserError,
+    fail,
+    picture_options,
+    output_options,
+    prediction_options,
+    read_predictions,
+    render,
+    write_pictures,
+)
 from assay.errors import InvalidInput
 
 __all__ = ["register"]
@@ -79,11 +89,12 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @click.option("--confidence", type=float, default=0.95, show_default=True)
 @click.option("--bootstrap", type=int, default=2000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@picture_options
 @output_options
 def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, score: str | None,
             proba: str | None, input_format: str | None, id_column: str | None, names: tuple[str, ...],
             unpaired: bool, positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
-            seed: int, fmt: str, output: str | None) -> None:
+            seed: int, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two classifiers' predictions: is one really better?
 
     A and B are prediction files with the same columns (--truth and one of --pred,
@@ -148,6 +159,7 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, 
     from dataclasses import replace
 
     result = replace(result, sources=(data[0].source, data[1].source))
+    write_pictures(result, html, plots)
     blocks = comparison_document(result)
     render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
            markdown=lambda: render_blocks_markdown(blocks))

@@ -12,12 +12,14 @@ from assay.cli.common import (
     UserError,
     emit,
     fail,
+    picture_options,
     output_options,
     parse_pairs,
     parse_range,
     prediction_options,
     read_predictions,
     render,
+    write_pictures,
 )
 from assay.errors import InvalidInput
 
@@ -92,13 +94,14 @@ def register(cli: click.Group) -> None:
               show_default=True,
               help="regression: numeric predictions (MSE, MAE, relative errors, correlation); auto: regression "
                    "when the truth holds non-integer numbers.")
+@picture_options
 @output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, confusion_file: str | None, positive: str | None, threshold: float | None,
            confidence: float, interval: str, beta: float, bootstrap: int, seed: int, auc_interval: str,
            costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
-           prior: str | None, clip: float | None, bins: int, calibration: str, task: str, fmt: str,
-           output: str | None) -> None:
+           prior: str | None, clip: float | None, bins: int, calibration: str, task: str, html: str | None,
+           plots: str | None, fmt: str, output: str | None) -> None:
     """Evaluate predictions: the confusion matrix, every metric with its interval, the tests.
 
     FILE is a table of predictions (CSV, TSV, Parquet or JSON lines; - for standard
@@ -119,6 +122,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
       assay report --confusion matrix.csv --positive pos
       assay report sales.csv --truth actual --pred forecast --task regression
       cat preds.csv | assay report - --truth y --pred yhat --format markdown
+      assay report preds.csv --truth y --score p --html report.html --plots plots/
     """
     from assay.evaluation import evaluate, evaluate_confusion
 
@@ -143,6 +147,9 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         if task != "classification" and pred:
             regression = _regression_if_numeric(data, task)
             if regression is not None:
+                if html or plots:
+                    option = "--html" if html else "--plots"
+                    raise UserError(f"{option} covers classification reports; numeric predictions have none yet")
                 _report_regression(data, regression, confidence, bootstrap, seed, fmt, output)
                 return
         elif task == "regression":
@@ -160,6 +167,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     result = replace(result, source=source)
     from assay.report.text import render_text
 
+    write_pictures(result, html, plots)
     render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
 
 

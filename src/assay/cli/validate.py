@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from assay.cli.common import CONTEXT, UserError, fail, output_options, render
+from assay.cli.common import CONTEXT, UserError, fail, picture_options, output_options, render, write_pictures
 from assay.errors import InvalidInput
 
 __all__ = ["register"]
@@ -78,12 +78,13 @@ def _progress(fmt: str):
 @click.option("--bootstrap", type=int, default=2000, show_default=True, help="Bootstrap resamples for intervals.")
 @click.option("--predictions", metavar="DIR", help="Write each model's out-of-fold predictions to DIR/MODEL.csv.")
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "parquet", "jsonl"]))
+@picture_options
 @output_options
 def validate(file: str | None, target: str | None, dataset: str | None, models: tuple[str, ...],
              params: tuple[str, ...], grids: tuple[str, ...], method: str, folds: int, repeats: int | None,
              test_size: float, no_stratify: bool, seed: int, jobs: int, positive: str | None, confidence: float,
-             bootstrap: int, predictions: str | None, input_format: str | None, fmt: str,
-             output: str | None) -> None:
+             bootstrap: int, predictions: str | None, input_format: str | None, html: str | None,
+             plots: str | None, fmt: str, output: str | None) -> None:
     """Estimate learners' error on a data set with a protocol, and compare them.
 
     Every model runs on the very same splits; the report gives each model's
@@ -97,6 +98,7 @@ def validate(file: str | None, target: str | None, dataset: str | None, models: 
       assay validate data.csv --target y --model logistic --method bootstrap632plus --repeats 100
       assay validate --dataset wine --model decision-tree --method train-val-test --grid max_depth=1,2,3,5
       assay validate --dataset breast-cancer --model svm --model random-forest --jobs 2 --format json
+      assay validate --dataset breast-cancer --model decision-tree --model naive-bayes --html report.html
     """
     from assay.evaluation.validation import validate as run_validation
     from assay.protocols.learners import parse_params
@@ -144,6 +146,7 @@ def validate(file: str | None, target: str | None, dataset: str | None, models: 
             bar.stop()
     if predictions:
         _write_predictions(result, predictions)
+    write_pictures(result, html, plots)
     from assay.report.markdown import render_blocks_markdown
     from assay.report.text import render_blocks_text
     from assay.report.validation import validation_document

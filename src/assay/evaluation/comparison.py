@@ -15,16 +15,17 @@ from typing import Any
 
 import numpy as np
 
+from assay.errors import InvalidInput
+from assay.evaluation.display import Displayable
 from assay.evaluation.evaluate import evaluate, predictions
 from assay.evaluation.result import Evaluation
 from assay.inference.distributions import check_confidence
-from assay.errors import InvalidInput
 
 __all__ = ["Comparison", "compare", "compare_unpaired"]
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(Displayable):
     """Two models' reports and the tests between them; ``to_dict()`` is the JSON of ``assay compare``."""
 
     names: tuple[str, str]

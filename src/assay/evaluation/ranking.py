@@ -17,6 +17,7 @@ from typing import Any, Literal
 import numpy as np
 
 from assay.errors import InvalidInput
+from assay.evaluation.display import Displayable
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inference.proportion import proportion_bounds
@@ -44,8 +45,16 @@ from assay.metrics.roc_space import (
 )
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["Costs", "ThresholdChoice", "RankingAnalysis", "analyse_scores", "AUCInterval", "HullVertex",
-           "CombinedHull", "combined_hull"]
+__all__ = [
+    "AUCInterval",
+    "CombinedHull",
+    "Costs",
+    "HullVertex",
+    "RankingAnalysis",
+    "ThresholdChoice",
+    "analyse_scores",
+    "combined_hull",
+]
 
 AUCInterval = Literal["delong", "bootstrap"]
 
@@ -84,7 +93,7 @@ class ThresholdChoice:
 
 
 @dataclass(frozen=True)
-class RankingAnalysis:
+class RankingAnalysis(Displayable):
     """The ranking part of an evaluation (JSON ``ranking``)."""
 
     summary: ScoreCounts
@@ -308,8 +317,10 @@ def analyse_scores(
     top = lift_depth * (n_pos + n_neg)
     found = gains * n_pos
     low, high = proportion_bounds(min(found, top), top, confidence=confidence, method="wilson")
-    lift = Estimate(gains / lift_depth, ConfidenceInterval(float(low) / prevalence, float(high) / prevalence),
-                    "wilson")
+    value = gains / lift_depth
+    # the same number reached by two roundings: keep the value inside its own interval
+    interval = ConfidenceInterval(min(float(low) / prevalence, value), max(float(high) / prevalence, value))
+    lift = Estimate(value, interval, "wilson")
 
     return RankingAnalysis(
         summary=sc, confidence=confidence, roc_auc=roc_auc, gini=gini, average_precision=ap_est, pr_auc=pr_est,

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from assay.evaluation.classification import ConfusionAnalysis
+from assay.evaluation.display import Displayable
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import Estimate, finite_or_none
 from assay.summaries.confusion import ConfusionCounts
@@ -14,7 +15,7 @@ __all__ = ["Evaluation"]
 
 
 @dataclass(frozen=True)
-class Evaluation:
+class Evaluation(Displayable):
     """A classifier's evaluation: the matrix, every metric with its interval, the tests.
 
     ``to_dict()`` gives the JSON contract of ``assay report``; ``str()`` the

@@ -23,11 +23,12 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
+from assay.evaluation.display import DisplayableModels
 from assay.evaluation.evaluate import evaluate
 from assay.evaluation.result import Evaluation
 from assay.inference.distributions import check_confidence
 
-__all__ = ["ModelValidation", "Validation", "validate", "SINGLE_PASS"]
+__all__ = ["SINGLE_PASS", "ModelValidation", "Validation", "validate"]
 
 SINGLE_PASS = ("resubstitution", "holdout", "cv", "loo", "train-val-test")
 """Methods whose test parts hold each instance at most once."""
@@ -58,7 +59,7 @@ class ModelValidation:
 
 
 @dataclass(frozen=True)
-class Validation:
+class Validation(DisplayableModels):
     """The result of ``validate``: ``to_dict()`` is the JSON of ``assay validate``."""
 
     dataset: str
@@ -181,7 +182,11 @@ def _comparisons(run: Any, method: str, models: dict[str, ModelValidation], sett
     sizes = [(len(p.train_index), len(p.test_index)) for p in parts[names[0]]]
     n_train = float(np.mean([s[0] for s in sizes]))
     n_test = float(np.mean([s[1] for s in sizes]))
-    from assay.inference.resampled import corrected_resampled_t, f_test_5x2cv, paired_t_5x2cv
+    from assay.inference.resampled import (
+        corrected_resampled_t,
+        f_test_5x2cv,
+        paired_t_5x2cv,
+    )
 
     for a, b in combinations(names, 2):
         diffs = np.array([_part_error(y, pa) - _part_error(y, pb) for pa, pb in zip(parts[a], parts[b],
@@ -259,7 +264,11 @@ def validate(
     Validation
     """
     from assay.protocols.estimates import fold_metrics, method_estimate
-    from assay.protocols.features import encode_target, features_from_columns, features_from_dataset
+    from assay.protocols.features import (
+        encode_target,
+        features_from_columns,
+        features_from_dataset,
+    )
     from assay.protocols.learners import learner_title
     from assay.protocols.run import run_protocol
     from assay.protocols.splits import make_splits
