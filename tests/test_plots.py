@@ -322,8 +322,8 @@ def test_reliability_diagram_is_the_calibration_table(scored):
     filled = [b for b in table.bins if b.count]
     assert list(points.get_xdata()) == [b.mean_predicted for b in filled]
     assert list(points.get_ydata()) == [b.observed for b in filled]
-    ends = [(seg[0][1], seg[1][1]) for seg in bars.get_segments()]
-    assert ends == pytest.approx([(b.ci.low, b.ci.high) for b in filled], abs=1e-12)
+    ends = np.array([(seg[0][1], seg[1][1]) for seg in bars.get_segments()])
+    np.testing.assert_allclose(ends, [(b.ci.low, b.ci.high) for b in filled], rtol=0, atol=1e-12)
     heights = np.array([patch.get_height() for patch in counts])
     assert heights == pytest.approx(0.2 * np.array([b.count for b in table.bins]) / max(b.count for b in table.bins))
     assert [patch.get_x() for patch in counts] == [b.low for b in table.bins]
