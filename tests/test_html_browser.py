@@ -187,3 +187,14 @@ def test_validate_and_compare_pages(browser, tmp_path):
     curves = browser.find_elements("css selector", "#roc-models polyline.curve")
     assert len(curves) == 2  # both classifiers on one ROC plane
     assert all(u == path.as_uri() or u.startswith("data:") for u in requests_made(browser))
+    # printing: every model's folded section opens, and the page prints to a PDF of several pages
+    closed = browser.execute_script("return document.querySelectorAll('details.model:not([open])').length")
+    assert closed == 1
+    browser.execute_script("window.dispatchEvent(new Event('beforeprint'))")
+    assert browser.execute_script("return document.querySelectorAll('details.model:not([open])').length") == 0
+    import base64
+
+    from selenium.webdriver.common.print_page_options import PrintOptions
+
+    pdf = base64.b64decode(browser.print_page(PrintOptions()))
+    assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page") >= 3

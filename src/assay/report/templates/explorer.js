@@ -62,4 +62,8 @@
     box.addEventListener("keydown", function (event) { if (event.key === "Enter") { fromBox(); } });
     show(Math.min(ex.start, last));
   });
+  // on paper every model's section is shown, folded or not
+  window.addEventListener("beforeprint", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("details.model"), function (d) { d.open = true; });
+  });
 }());
