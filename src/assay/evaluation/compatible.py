@@ -21,12 +21,15 @@ from assay.metrics.ranking import (
     ThresholdCounts,
     auc,
     auc_from_keys,
-    average_precision as _average_precision,
     drop_collinear,
     partial_auc,
     threshold_counts,
     threshold_counts_from_keys,
 )
+from assay.metrics.ranking import (
+    average_precision as _average_precision,
+)
+from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts, sort_keys
 
 __all__ = ["roc_curve", "roc_auc", "average_precision", "precision_recall_curve", "binary_scores"]
@@ -103,6 +106,10 @@ def roc_curve(
     if sample_weight is None:
         is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
         keys = sort_keys(is_positive, scores)
+        parts = keys.parts()
+        kernels = compiled(keys.n) if len(parts) == 1 else None
+        if kernels is not None:
+            return _compiled_roc(kernels, keys, parts[0], drop_intermediate)
         bits = keys.distinct_bits()
         if bits is not None:  # every score distinct: points straight from the class bits
             tp, fp, thresholds = _distinct_roc(keys, bits, drop_intermediate)
@@ -115,6 +122,29 @@ def roc_curve(
         keep = drop_collinear(fp, tp)
         tp, fp, thresholds = tp[keep], fp[keep], thresholds[keep]
     return _rates(tp, fp, thresholds)
+
+
+def _compiled_roc(kernels: Any, keys: Any, part: tuple[np.ndarray, bool],
+                  drop_intermediate: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The curve in three compiled passes: count the runs, write each run's counts, keep the turns.
+
+    The counts are written from slot 1 (slot 0 is (0, 0) at +inf) and become rates in place."""
+    sorted_keys, inverted = part
+    m = kernels.runs(sorted_keys) + 1
+    tp, fp, bits = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, sorted_keys.dtype)
+    tp[0] = fp[0] = 0
+    kernels.run_counts(sorted_keys, tp, fp, bits, 1, inverted)
+    if drop_intermediate:
+        m = kernels.keep_turning(tp, fp, bits, 1)
+        if 4 * m < len(tp):  # few points kept: let the long buffers go
+            tp, fp, bits = tp[:m].copy(), fp[:m].copy(), bits[:m].copy()
+    n_pos, n_neg = tp[m - 1], fp[m - 1]
+    tpr, fpr = tp[:m].view(np.float64), fp[:m].view(np.float64)
+    np.divide(tp[:m], n_pos, out=tpr)
+    np.divide(fp[:m], n_neg, out=fpr)
+    thresholds = keys.scores_of_bits(bits[:m])
+    thresholds[0] = np.inf
+    return fpr, tpr, thresholds
 
 
 def _distinct_roc(keys: Any, bits: np.ndarray, drop_intermediate: bool) -> tuple[np.ndarray, ...]:
@@ -206,6 +236,10 @@ def average_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sampl
     if sample_weight is None:
         is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
         keys = sort_keys(is_positive, scores)
+        parts = keys.parts()
+        kernels = compiled(keys.n) if len(parts) == 1 else None
+        if kernels is not None:
+            return float(kernels.average_precision(parts[0][0], int(is_positive.sum())))
         bits = keys.distinct_bits()
         if bits is not None:
             rank = np.flatnonzero(bits)

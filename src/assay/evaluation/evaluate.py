@@ -206,6 +206,7 @@ def evaluate(
         y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
         threshold=threshold, score_name=score_name)
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels)
+    del pred_codes  # as long as the input: not kept while the rest is computed
     result = _evaluation(cm, prepared.positive, used_threshold, confidence, interval, beta, settings,
                          list(prepared.notes))
     ranking = None
@@ -277,16 +278,14 @@ class _Prepared:
     matrix: np.ndarray | None = None  # more classes: probabilities, columns in label order
     proba: np.ndarray | None = None  # probabilities given for every class, columns in label order
 
-    def probabilities(self) -> np.ndarray | None:
+    def probabilities(self) -> Any:
         """Class probabilities, columns in label order: given, or 1 - p and p from scores within [0, 1]."""
         if self.proba is not None:
             return self.proba
         if self.scores is not None and self.scores.min() >= 0 and self.scores.max() <= 1:
-            p = self.labels.index(self.positive)
-            proba = np.empty((len(self.scores), 2))
-            proba[:, p] = self.scores
-            proba[:, 1 - p] = 1.0 - self.scores
-            return proba
+            from assay.summaries.probabilities import TwoClassScores
+
+            return TwoClassScores(self.scores, self.labels.index(self.positive))
         return None
 
     def summary(self) -> ScoreCounts:

@@ -47,6 +47,7 @@ from assay.metrics.probabilistic import (
 from assay.summaries.probabilities import (
     LOG_LOSS_EPS,
     ProbabilitySummary,
+    TwoClassScores,
     bin_index,
     brier_scale,
     calibration_values,
@@ -358,11 +359,15 @@ def _check_strategy(strategy: Any) -> CalibrationStrategy:
 
 
 def _check_rows(proba: np.ndarray) -> None:
-    sums = proba.sum(axis=1)
-    bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
-    if bad.size:
-        i = int(bad[0])
-        raise InvalidInput(f"row sums to {float(sums[i])!r}, not 1 (tolerance 1e-6)", field="y_proba", row=i)
+    from assay.summaries.probabilities import CHUNK
+
+    for start in range(0, len(proba), CHUNK):  # a chunk at a time: no n-long temporaries
+        sums = proba[start:start + CHUNK].sum(axis=1)
+        bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
+        if bad.size:
+            i = int(bad[0])
+            raise InvalidInput(f"row sums to {float(sums[i])!r}, not 1 (tolerance 1e-6)", field="y_proba",
+                               row=start + i)
 
 
 def _prior_vector(prior: Any, labels: tuple[str, ...]) -> np.ndarray:
@@ -553,7 +558,8 @@ def analyse_probabilities(
     confidence = _check_confidence(confidence)
     labels = tuple(labels)
     k = len(labels)
-    p = np.asarray(proba, dtype=np.float64)
+    lazy = isinstance(proba, TwoClassScores)  # rows (1 - s, s): made a chunk at a time, summing to 1
+    p = proba if lazy else np.asarray(proba, dtype=np.float64)
     codes = np.asarray(true_codes)
     if p.ndim != 2 or p.shape[1] != k:
         raise InvalidInput(f"expected an (n, {k}) array of probabilities, got shape {p.shape}", field="y_proba")
@@ -562,7 +568,8 @@ def analyse_probabilities(
     if p.shape[0] == 0:
         raise InvalidInput("no instances to evaluate", field="y_proba")
     codes = codes.astype(np.intp, copy=False)
-    _check_rows(p)
+    if not lazy:
+        _check_rows(p)
     clip = _check_clip(clip)
     bins = _check_bins(bins)
     strategy = _check_strategy(strategy)

@@ -25,12 +25,14 @@ from assay.inference.roc import bootstrap_auc_ci, delong, logit_interval
 from assay.metrics.confusion import BINARY_METRICS
 from assay.metrics.ranking import (
     ThresholdCounts,
+    best_point,
     counts_at,
     gains_at,
     lift_points,
     partial_auc,
     pr_areas,
     pr_points,
+    roc_point,
     roc_points,
     threshold_counts,
 )
@@ -195,14 +197,11 @@ class RankingAnalysis(Displayable):
         }
 
 
-def _choice(criterion: str, values: np.ndarray, thresholds: np.ndarray, fpr: np.ndarray, tpr: np.ndarray,
-            *, best: Literal["max", "min"]) -> ThresholdChoice:
-    target = values.max() if best == "max" else values.min()
-    tol = 1e-12 * max(1.0, abs(float(target)))
-    hits = np.flatnonzero(np.abs(values - target) <= tol)
-    i = int(hits[0])
-    return ThresholdChoice(criterion, float(thresholds[i]), float(fpr[i]), float(tpr[i]), float(values[i]),
-                           len(hits))
+def _choice(criterion: str, tc: ThresholdCounts, objective: Any, *, best: Literal["max", "min"]) -> ThresholdChoice:
+    """The first ROC point that is best for ``objective(fpr, tpr)``, and how many tie with it (to 1e-12)."""
+    i, value, hits = best_point(tc, objective, best=best)
+    threshold, fpr, tpr = roc_point(tc, i)
+    return ThresholdChoice(criterion, threshold, fpr, tpr, value, hits)
 
 
 def analyse_scores(
@@ -264,9 +263,9 @@ def analyse_scores(
     ap_est = _logit_estimate(ap, n_pos, confidence)
     pr_est = _logit_estimate(trapezoid, n_pos, confidence)
 
-    fpr, tpr, thresholds = roc_points(tc)
     partial = None
     if fpr_range is not None:
+        fpr, tpr, _ = roc_points(tc)
         low, high = fpr_range
         if not (0.0 <= low < high <= 1.0):
             raise InvalidInput(f"must satisfy 0 <= low < high <= 1, got {fpr_range}", field="fpr_range")
@@ -283,17 +282,24 @@ def analyse_scores(
     prevalence = n_pos / (n_pos + n_neg)
     pi = prevalence if deployment_prevalence is None else float(deployment_prevalence)
     source = "test data" if deployment_prevalence is None else "given"
-    youden = _choice("youden", tpr - fpr, thresholds, fpr, tpr, best="max")
-    corner = _choice("closest_to_corner", np.hypot(fpr, 1.0 - tpr), thresholds, fpr, tpr, best="min")
-    cost = expected_cost(fpr, tpr, prevalence=pi, cost_fp=costs.fp, cost_fn=costs.fn, cost_tp=costs.tp,
-                         cost_tn=costs.tn)
-    cheapest = _choice("min_expected_cost", cost, thresholds, fpr, tpr, best="min")
+    def cost_of(fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
+        return expected_cost(fpr, tpr, prevalence=pi, cost_fp=costs.fp, cost_fn=costs.fn, cost_tp=costs.tp,
+                             cost_tn=costs.tn)
+
+    # every choice walks the curve in chunks: no curve-long array is held
+    youden = _choice("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
+    corner = _choice("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
+    cheapest = _choice("min_expected_cost", tc, cost_of, best="min")
     slope = iso_performance_slope(cost_fp=costs.fp - costs.tn, cost_fn=costs.fn - costs.tp,
                                   negatives=1 - pi, positives=pi) if costs.fn > costs.tp else math.inf
-    hf, ht, hth = fpr[hull_index], tpr[hull_index], thresholds[hull_index]
+    after, at_origin = np.maximum(hull_index - 1, 0), hull_index == 0
+    hth = np.where(at_origin, np.inf, tc.thresholds[after])
+    hf = np.where(at_origin, 0.0, tc.fp[after] / n_neg)
+    ht = np.where(at_origin, 0.0, tc.tp[after] / n_pos)
     opt = optimal_point(hf, ht, slope) if math.isfinite(slope) else optimal_point(hf, ht, 0.0)
     optimal = ThresholdChoice("iso_performance", float(hth[opt.index]), opt.fpr, opt.tpr,
-                              float(cost[hull_index][opt.index]), 1 if opt.tied_with is None else 2)
+                              float(cost_of(np.array([opt.fpr]), np.array([opt.tpr]))[0]),
+                              1 if opt.tied_with is None else 2)
     if opt.tied_with is not None:
         notes.append(
             f"the iso-performance line lies along a hull edge: every mix of the thresholds "

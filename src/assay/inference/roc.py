@@ -73,15 +73,29 @@ def delong(sc: ScoreCounts, *, confidence: float = 0.95) -> DeLongResult:
     >>> round(r.auc, 4), round(r.se, 4)
     (0.8889, 0.1571)
     """
-    pos = sc.positives.astype(np.float64)
-    neg = sc.negatives.astype(np.float64)
-    n_pos, n_neg = pos.sum(), neg.sum()
-    v10, v01 = placements(sc)
-    area = float((pos * v10).sum() / n_pos)
+    from assay.metrics.ranking import POINT_CHUNK, threshold_counts
+
+    tc = threshold_counts(sc)
+    n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
+
+    def chunks():  # the groups' class counts and placements, a chunk at a time: no n-long temporaries
+        for start in range(0, len(sc), POINT_CHUNK):
+            part = slice(start, start + POINT_CHUNK)
+            pos = sc.positives[part].astype(np.float64)
+            neg = sc.negatives[part].astype(np.float64)
+            v10 = (n_neg - tc.fp[part] + 0.5 * neg) / n_neg
+            v01 = (tc.tp[part] - 0.5 * pos) / n_pos
+            yield pos, neg, v10, v01
+
+    area = sum(float((pos * v10).sum()) for pos, _, v10, _ in chunks()) / n_pos
     if n_pos < 2 or n_neg < 2:
         return DeLongResult(area, float("nan"), confidence, None)
-    s10 = float((pos * (v10 - area) ** 2).sum() / (n_pos - 1))
-    s01 = float((neg * (v01 - area) ** 2).sum() / (n_neg - 1))
+    s10 = s01 = 0.0
+    for pos, neg, v10, v01 in chunks():
+        s10 += float((pos * (v10 - area) ** 2).sum())
+        s01 += float((neg * (v01 - area) ** 2).sum())
+    s10 /= n_pos - 1
+    s01 /= n_neg - 1
     se = math.sqrt(max(s10 / n_pos + s01 / n_neg, 0.0))
     z = float(normal_quantile(0.5 + confidence / 2.0))
     ci = ConfidenceInterval(max(area - z * se, 0.0), min(area + z * se, 1.0))

@@ -15,11 +15,13 @@ Letters 27:861-874 (seed 003). J. A. Hanley, B. J. McNeil (1982), Radiology
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from assay.metrics.confusion import Cells
+from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts, SortedKeys
 
 __all__ = [
@@ -27,6 +29,9 @@ __all__ = [
     "threshold_counts",
     "threshold_counts_from_keys",
     "roc_points",
+    "roc_point",
+    "roc_chunks",
+    "best_point",
     "auc",
     "auc_from_keys",
     "partial_auc",
@@ -100,6 +105,49 @@ def roc_points(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return fpr, tpr, thresholds
 
 
+POINT_CHUNK = 1 << 17  # ROC points handled at a time by the chunked walks
+
+
+def roc_point(tc: ThresholdCounts, i: int) -> tuple[float, float, float]:
+    """(threshold, FPR, TPR) of ROC point ``i`` of ``roc_points`` (0 is (0, 0) at +inf)."""
+    if i == 0:
+        return math.inf, 0.0, 0.0
+    return float(tc.thresholds[i - 1]), float(tc.fp[i - 1] / tc.n_negative), float(tc.tp[i - 1] / tc.n_positive)
+
+
+def roc_chunks(tc: ThresholdCounts):
+    """(first index, FPR, TPR) of the ROC points of ``roc_points``, ``POINT_CHUNK`` at a time: what a walk
+    over a long curve needs without holding it whole."""
+    m = len(tc.tp) + 1
+    for start in range(0, m, POINT_CHUNK):
+        stop = min(m, start + POINT_CHUNK)
+        lo = max(start - 1, 0)
+        fpr = tc.fp[lo:stop - 1] / tc.n_negative
+        tpr = tc.tp[lo:stop - 1] / tc.n_positive
+        if start == 0:
+            fpr = np.concatenate(([0.0], fpr))
+            tpr = np.concatenate(([0.0], tpr))
+        yield start, fpr, tpr
+
+
+def best_point(tc: ThresholdCounts, objective, *, best: str) -> tuple[int, float, int]:
+    """(first index, value, number of points within 1e-12 of it) of the ROC point that maximises (``best``
+    "max") or minimises ``objective(fpr, tpr)``; two chunked walks, no curve-long arrays."""
+    target = -math.inf if best == "max" else math.inf
+    for _, fpr, tpr in roc_chunks(tc):
+        values = objective(fpr, tpr)
+        target = max(target, float(values.max())) if best == "max" else min(target, float(values.min()))
+    tol = 1e-12 * max(1.0, abs(target))
+    first, hits, value = -1, 0, target
+    for start, fpr, tpr in roc_chunks(tc):
+        values = objective(fpr, tpr)
+        near = np.flatnonzero(np.abs(values - target) <= tol)
+        if len(near) and first < 0:
+            first, value = start + int(near[0]), float(values[near[0]])
+        hits += len(near)
+    return first, value, hits
+
+
 def auc(sc: ScoreCounts) -> float:
     """Area under the ROC curve: the Mann-Whitney statistic, ties counted one half.
 
@@ -131,10 +179,15 @@ def auc_from_keys(keys: SortedKeys) -> float:
     U = sum_i (i - r) - 1/2 sum_groups n_pos n_neg, and the tie term needs only
     the few places where a negative and a positive share a score.
     """
+    parts = keys.parts()
+    kernels = compiled(keys.n) if len(parts) == 1 else None
+    if kernels is not None:
+        twice_u, n_pos, n_neg = kernels.auc_twice_u(parts[0][0])
+        return float(twice_u) / 2.0 / (n_pos * n_neg)
     offset = 0
     u = 0.0
     n_pos = 0
-    for part, _ in keys.parts():
+    for part, _ in parts:
         one = part.dtype.type(1)
         positions = np.flatnonzero(keys.class_bits(part))
         k = len(positions)
@@ -212,12 +265,20 @@ def average_precision(tc: ThresholdCounts) -> float:
 
 
 def pr_areas(tc: ThresholdCounts) -> tuple[float, float]:
-    """Average precision and the trapezoidal PR area, sharing one pass over the points."""
-    precision, recall, _ = pr_points(tc)
-    gained = np.diff(recall, prepend=0.0)
-    ap = float((gained * precision).sum())
-    previous = np.concatenate(([1.0], precision[:-1]))
-    return ap, float((gained * (precision + previous) / 2.0).sum())
+    """Average precision and the trapezoidal PR area, sharing one walk over the points, in chunks
+    (no curve-long temporaries)."""
+    ap = trapezoid = 0.0
+    last_recall, last_precision = 0.0, 1.0
+    for start in range(0, len(tc.tp), POINT_CHUNK):
+        tp = tc.tp[start:start + POINT_CHUNK]
+        precision = tp / (tp + tc.fp[start:start + POINT_CHUNK])  # >= 1 predicted at every threshold
+        recall = tp / tc.n_positive
+        gained = np.diff(recall, prepend=last_recall)
+        previous = np.concatenate(([last_precision], precision[:-1]))
+        ap += float((gained * precision).sum())
+        trapezoid += float((gained * (precision + previous) / 2.0).sum())
+        last_recall, last_precision = float(recall[-1]), float(precision[-1])
+    return ap, trapezoid
 
 
 def pr_auc_trapezoid(tc: ThresholdCounts) -> float:

@@ -77,14 +77,17 @@ def roc_hull(positives: np.ndarray, negatives: np.ndarray, *, tp: np.ndarray | N
     ``tp`` and ``fp`` may pass the cumulative counts when they are already made.
     """
     m = len(positives)
-    tp = np.concatenate(([0], np.cumsum(positives) if tp is None else tp))
-    fp = np.concatenate(([0], np.cumsum(negatives) if fp is None else fp))
+    tp = np.cumsum(positives) if tp is None else tp
+    fp = np.cumsum(negatives) if fp is None else fp
     candidate = np.zeros(m + 1, dtype=bool)
     candidate[0] = candidate[m] = True
     if m > 1:
         candidate[1:m] = (np.asarray(positives[:-1]) > 0) & (np.asarray(negatives[1:]) > 0)
     idx = np.flatnonzero(candidate)
-    return idx[upper_hull(fp[idx], tp[idx])]
+    # point i > 0 is the counts after group i - 1; point 0 is the origin
+    after = np.maximum(idx - 1, 0)
+    at_origin = idx == 0
+    return idx[upper_hull(np.where(at_origin, 0, fp[after]), np.where(at_origin, 0, tp[after]))]
 
 
 def iso_performance_slope(*, cost_fp: float, cost_fn: float, negatives: float, positives: float) -> float:

@@ -37,6 +37,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from typing import Any
+
 import numpy as np
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "calibration_values",
     "LossMoments",
     "ProbabilitySummary",
+    "TwoClassScores",
 ]
 
 LOG_LOSS_EPS: float = float(np.finfo(np.float64).eps)
@@ -62,7 +65,47 @@ LOG_LOSS_EPS: float = float(np.finfo(np.float64).eps)
 # per-instance losses
 
 
-def _arrays(y_true_codes, proba) -> tuple[np.ndarray, np.ndarray]:
+CHUNK = 1 << 17  # rows summarised at a time: a few MB of temporaries
+
+
+class TwoClassScores:
+    """The (n, 2) probabilities (1 - s, s) of a two-class classifier's scores s, made a slice at a time.
+
+    Summaries read probabilities in chunks of rows; with scores, a chunk is all they need, so the
+    n x 2 array is never made. Indexing a range of rows (``p[a:b]``) gives those rows as an array,
+    and ``p[:, j]`` a column; ``np.asarray(p)`` makes the whole array.
+    """
+
+    ndim = 2
+    dtype = np.dtype(np.float64)
+
+    def __init__(self, scores: np.ndarray, positive: int) -> None:
+        self.scores = np.asarray(scores, dtype=np.float64)
+        self.positive = positive
+        self.shape = (len(self.scores), 2)
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, index: Any) -> np.ndarray:
+        if isinstance(index, tuple):
+            rows, column = index
+            s = self.scores[rows]
+            return s if column == self.positive else 1.0 - s
+        s = self.scores[index]
+        out = np.empty((len(s), 2))
+        out[:, self.positive] = s
+        out[:, 1 - self.positive] = 1.0 - s
+        return out
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        out = self[:]
+        return out if dtype is None else out.astype(dtype, copy=False)
+
+
+def _arrays(y_true_codes, proba) -> tuple[np.ndarray, Any]:
+    if isinstance(proba, TwoClassScores):
+        return np.asarray(y_true_codes, dtype=np.intp), proba
     return np.asarray(y_true_codes, dtype=np.intp), np.asarray(proba, dtype=np.float64)
 
 
@@ -544,9 +587,28 @@ class ProbabilitySummary:
         bins: int = 10,
         calibration_class: int | None = None,
     ) -> ProbabilitySummary:
-        """Summarise a chunk (inputs validated: see the module docstring)."""
+        """Summarise a chunk (inputs validated: see the module docstring).
+
+        Long inputs are summarised ``CHUNK`` rows at a time and merged, so the temporaries stay
+        small whatever the number of rows (the merge is exact for the counts and sums, and
+        Chan et al.'s update for the centred sums of squares).
+        """
         codes, p = _arrays(y_true_codes, proba)
-        p = p.reshape(len(codes), len(labels))
+        if not isinstance(p, TwoClassScores):
+            p = p.reshape(len(codes), len(labels))
+        if len(codes) <= CHUNK:
+            return cls._from_chunk(codes, p[:], labels=labels, clip=clip, bins=bins,
+                                   calibration_class=calibration_class)
+        summary = None
+        for start in range(0, len(codes), CHUNK):
+            part = cls._from_chunk(codes[start:start + CHUNK], p[start:start + CHUNK], labels=labels, clip=clip,
+                                   bins=bins, calibration_class=calibration_class)
+            summary = part if summary is None else summary.merge(part)
+        return summary
+
+    @classmethod
+    def _from_chunk(cls, codes: np.ndarray, p: np.ndarray, *, labels: Sequence[str], clip: float | None,
+                    bins: int, calibration_class: int | None) -> ProbabilitySummary:
         k = len(labels)
         # every loss follows from three numbers per row: the true class's probability p_c, the
         # row sum and the sum of squares (all p_j >= 0 and p_c <= 1, inputs validated):

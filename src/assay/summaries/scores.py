@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assay.summaries.kernels import compiled
+
 __all__ = ["ScoreCounts", "SortedKeys", "sort_keys"]
 
 
@@ -87,6 +89,14 @@ class SortedKeys:
         The confusion counts at every distinct threshold, read off the runs of
         equal scores in the sorted keys with one cumulative count of positives.
         """
+        parts = self.parts()
+        kernels = compiled(self.n) if len(parts) == 1 else None
+        if kernels is not None:
+            keys, inverted = parts[0]
+            m = kernels.runs(keys)
+            tp, fp, bits = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, keys.dtype)
+            kernels.run_counts(keys, tp, fp, bits, 0, inverted)
+            return self.scores_of_bits(bits), tp, fp
         values, pos_before, start = [], [], []
         offset = 0
         positives_so_far = 0
@@ -127,6 +137,12 @@ class SortedKeys:
         object.__setattr__(sc, "_threshold_counts", ThresholdCounts(scores, tp, fp, tp[-1], fp[-1]))
         return sc
 
+    def scores_of_bits(self, bits: np.ndarray) -> np.ndarray:
+        """Float64 scores from their IEEE bits (as the keys hold them, shifted back)."""
+        if self.float_dtype == np.float32:
+            return bits.view(np.float32).astype(np.float64)
+        return bits.view(np.float64)
+
     def decode(self, keys: np.ndarray, inverted: bool) -> np.ndarray:
         """The scores of some keys of one part."""
         if self.float_dtype == np.float32:
@@ -153,6 +169,13 @@ def sort_keys(is_positive: np.ndarray, scores: np.ndarray) -> SortedKeys:
     else:
         scores = scores.astype(np.float64, copy=False)
         uint, shift = np.uint64, np.uint64(1)
+    kernels = compiled(len(scores))
+    if kernels is not None:  # one compiled pass makes the keys, unless a score is negative
+        keys = np.empty(len(scores), dtype=uint)
+        sign = uint(1) << uint(8 * keys.itemsize - 1)
+        if kernels.make_keys(np.ascontiguousarray(scores).view(uint), is_positive.view(np.uint8), keys, sign):
+            keys.sort()
+            return SortedKeys(np.zeros(0, uint), keys, scores.dtype)
     # + 0.0 makes a copy and turns -0.0 into 0.0, so that equal scores get equal keys
     normalized = np.add(scores, scores.dtype.type(0.0))
     keys = normalized.view(uint)

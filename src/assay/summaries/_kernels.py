@@ -1,0 +1,154 @@
+"""The numba kernels behind ``assay.summaries.kernels`` (imported only through it).
+
+Each walks the ascending keys of one part once, from the highest score down;
+counts are int64 and areas are accumulated as exact integers where they can be
+(twice the Mann-Whitney U), so the results equal the numpy code's.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["make_keys", "auc_twice_u", "runs", "run_counts", "keep_turning", "average_precision"]
+
+_options = {"cache": True, "nogil": True, "boundscheck": False}
+
+
+@numba.njit(**_options)
+def make_keys(bits, is_positive, keys, sign):  # pragma: no cover - compiled
+    """keys[i] = (bits of score i) << 1 | class, -0.0 read as 0.0; False (keys unfinished) at a negative score.
+
+    ``bits`` is the scores' unsigned view, ``sign`` its top bit.
+    """
+    one = keys.dtype.type(1)
+    zero = bits.dtype.type(0)  # typed: numba would unify an int literal with uint64 as a float
+    for i in range(bits.shape[0]):
+        b = bits[i]
+        if b == sign:  # -0.0
+            b = zero
+        elif b & sign:
+            return False
+        keys[i] = (b << one) | keys.dtype.type(is_positive[i])
+    return True
+
+
+@numba.njit(**_options)
+def auc_twice_u(keys):  # pragma: no cover - compiled
+    """(2 U, positives, negatives), U counting each (positive, negative) pair the positive ranks above,
+    a tie one half.
+
+    Going up, a positive's negatives at or below are all negatives so far (tied negatives come first),
+    and its tied ones are those since its run began: 2 U = sum over positives of (so far + at run start).
+    Branch-free (selects, not jumps), so unpredictable runs cost nothing.
+    """
+    n = keys.shape[0]
+    twice_u = np.int64(0)
+    negatives = np.int64(0)
+    at_run_start = np.int64(0)
+    previous = keys.dtype.type(0)
+    if n:
+        previous = keys[0] >> keys.dtype.type(1)
+    one = keys.dtype.type(1)
+    for i in range(n):
+        k = keys[i]
+        v = k >> one
+        at_run_start = negatives if v != previous else at_run_start
+        previous = v
+        b = np.int64(k & one)
+        twice_u += b * (negatives + at_run_start)
+        negatives += 1 - b
+    return twice_u, n - negatives, negatives
+
+
+@numba.njit(**_options)
+def runs(keys):  # pragma: no cover - compiled
+    """The number of distinct scores (runs of equal keys but for the class bit)."""
+    n = keys.shape[0]
+    if n == 0:
+        return 0
+    one = keys.dtype.type(1)
+    count = 1
+    for i in range(1, n):
+        count += (keys[i] ^ keys[i - 1]) > one
+    return count
+
+
+@numba.njit(**_options)
+def run_counts(keys, tp, fp, bits, first, inverted):  # pragma: no cover - compiled
+    """Going down the runs, write each one's cumulative (tp, fp) and its score's bits, from slot ``first``.
+
+    Every instance writes its run's slot and the slot moves on where the run ends, so there is no
+    data-dependent jump; the arrays hold ``first`` + the number of runs.
+    """
+    n = keys.shape[0]
+    one = keys.dtype.type(1)
+    slot = first
+    positives = np.int64(0)
+    for i in range(n - 1, 0, -1):
+        k = keys[i]
+        positives += np.int64(k & one)
+        tp[slot] = positives
+        fp[slot] = (n - i) - positives
+        b = k >> one
+        bits[slot] = ~b if inverted else b
+        slot += (k ^ keys[i - 1]) > one
+    if n:
+        k = keys[0]
+        positives += np.int64(k & one)
+        tp[slot] = positives
+        fp[slot] = n - positives
+        b = k >> one
+        bits[slot] = ~b if inverted else b
+        slot += 1
+    return slot
+
+
+@numba.njit(**_options)
+def keep_turning(tp, fp, bits, first):  # pragma: no cover - compiled
+    """Keep, in place, the points from ``first`` on that scikit-learn's drop_intermediate keeps: the
+    ends and every point where the curve turns (a second difference of tp or fp is not zero).
+    Returns the new length. Branch-free: every point is copied down, and the slot moves on if it stays."""
+    m = tp.shape[0]
+    if m - first <= 2:
+        return m
+    slot = first + 1
+    t_before = tp[first]
+    f_before = fp[first]
+    for j in range(first + 1, m - 1):
+        t = tp[j]
+        f = fp[j]
+        tp[slot] = t  # slot <= j: only points already read are overwritten
+        fp[slot] = f
+        bits[slot] = bits[j]
+        slot += ((tp[j + 1] - t) != (t - t_before)) | ((fp[j + 1] - f) != (f - f_before))
+        t_before = t
+        f_before = f
+    tp[slot] = tp[m - 1]
+    fp[slot] = fp[m - 1]
+    bits[slot] = bits[m - 1]
+    return slot + 1
+
+
+@numba.njit(**_options)
+def average_precision(keys, positives_total):  # pragma: no cover - compiled
+    """Sum over the distinct thresholds, going down, of the recall gained times the precision there.
+
+    Branch-free: a run adds its term where it ends (a zero term when it holds no positive).
+    """
+    n = keys.shape[0]
+    one = keys.dtype.type(1)
+    area = 0.0
+    positives = np.int64(0)
+    run_pos = np.int64(0)
+    for i in range(n - 1, -1, -1):
+        k = keys[i]
+        b = np.int64(k & one)
+        positives += b
+        run_pos += b
+        end = np.int64(1) if i == 0 else np.int64((k ^ keys[i - 1]) > one)
+        area += (run_pos * end) * (positives / (n - i))
+        run_pos *= 1 - end
+    return area / positives_total
+
+

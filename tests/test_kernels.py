@@ -1,0 +1,150 @@
+"""The compiled kernels (numba) against the numpy code they stand in for, on the same inputs.
+
+Large inputs go through ``assay.summaries._kernels``; the numpy code serves small
+ones and machines without numba. Both must give the same numbers: here the
+threshold is moved to 0 (every input compiled) and compared with the kernels
+switched off, on random inputs with heavy ties, float32 and float64 scores, -0.0,
+negative scores and single-run cases. Counts, thresholds and keys must be
+identical; areas agree to 1e-12 (they are summed in a different order).
+"""
+
+import os
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn import metrics as skm
+
+import assay
+from assay.evaluation import compatible as C
+from assay.summaries import kernels
+from assay.summaries.scores import sort_keys
+
+CLOSE = {"rtol": 1e-12, "atol": 1e-12}
+
+
+@contextmanager
+def kernels_on(on: bool):
+    """Every input compiled (the threshold at 0), or the kernels off."""
+    saved_size, saved_env = kernels.MIN_SIZE, os.environ.get("ASSAY_NO_COMPILED")
+    kernels.MIN_SIZE = 0
+    if on:
+        os.environ.pop("ASSAY_NO_COMPILED", None)
+    else:
+        os.environ["ASSAY_NO_COMPILED"] = "1"
+    try:
+        yield
+    finally:
+        kernels.MIN_SIZE = saved_size
+        if saved_env is None:
+            os.environ.pop("ASSAY_NO_COMPILED", None)
+        else:
+            os.environ["ASSAY_NO_COMPILED"] = saved_env
+
+
+@st.composite
+def labelled_scores(draw):
+    n = draw(st.integers(2, 120))
+    y = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    if y.all() or not y.any():
+        y[0] = not y[0]
+    decimals = draw(st.sampled_from([0, 1, 2, 6]))
+    dtype = draw(st.sampled_from([np.float32, np.float64]))
+    sign = draw(st.sampled_from(["non-negative", "negative", "both"]))
+    values = np.round(np.array(draw(st.lists(st.floats(0, 1), min_size=n, max_size=n))), decimals)
+    if sign == "negative":
+        values = -values  # zeros become -0.0: must key as 0.0
+    elif sign == "both":
+        values = values - 0.5
+    return y, values.astype(dtype)
+
+
+def test_the_kernels_are_there_when_asked():
+    assert kernels.compiled(kernels.MIN_SIZE) is not None  # numba is a dependency
+    assert kernels.compiled(kernels.MIN_SIZE - 1) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(labelled_scores(), st.booleans())
+def test_curves_and_areas_equal_the_numpy_code(data, drop):
+    y, s = data
+
+    def run():
+        return (C.roc_curve(y, s, drop_intermediate=drop), C.roc_auc(y, s), C.average_precision(y, s),
+                sort_keys(y, s).cumulative())
+
+    with kernels_on(False):
+        want = run()
+    with kernels_on(True):
+        got = run()
+    for g, w in zip(got[0], want[0], strict=True):
+        np.testing.assert_array_equal(g, w)
+    assert got[1] == pytest.approx(want[1], rel=1e-12, abs=1e-12)
+    assert got[2] == pytest.approx(want[2], rel=1e-12, abs=1e-12)
+    for g, w in zip(got[3], want[3], strict=True):
+        np.testing.assert_array_equal(g, w)
+    # and both are scikit-learn's
+    sk = skm.roc_curve(y, s, drop_intermediate=drop)
+    np.testing.assert_allclose(got[0][0], sk[0], **CLOSE)
+    np.testing.assert_allclose(got[0][1], sk[1], **CLOSE)
+    np.testing.assert_array_equal(got[0][2], np.asarray(sk[2], dtype=np.float64))
+    assert got[1] == pytest.approx(skm.roc_auc_score(y, s), rel=1e-12)
+    assert got[2] == pytest.approx(skm.average_precision_score(y, s), rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(labelled_scores())
+def test_keys_equal_the_numpy_code(data):
+    y, s = data
+    with kernels_on(False):
+        want = sort_keys(y, s)
+    with kernels_on(True):
+        got = sort_keys(y, s)
+    # the compiled pass refuses a negative score and leaves it to numpy: equal keys either way
+    np.testing.assert_array_equal(got.negative_keys, want.negative_keys)
+    np.testing.assert_array_equal(got.positive_keys, want.positive_keys)
+
+
+@settings(max_examples=30, deadline=None)
+@given(labelled_scores())
+def test_evaluate_equals_the_numpy_code(data):
+    y, s = data
+    threshold = float(np.median(s))
+    with kernels_on(False):
+        want = assay.evaluate(y, y_score=s, threshold=threshold, bootstrap=100).to_dict()
+    with kernels_on(True):
+        got = assay.evaluate(y, y_score=s, threshold=threshold, bootstrap=100).to_dict()
+    _assert_same(got, want)
+
+
+def _assert_same(got, want, path="$"):
+    if isinstance(want, dict):
+        assert got.keys() == want.keys(), path
+        for key in want:
+            _assert_same(got[key], want[key], f"{path}.{key}")
+    elif isinstance(want, list):
+        assert len(got) == len(want), path
+        for i, (g, w) in enumerate(zip(got, want, strict=True)):
+            _assert_same(g, w, f"{path}[{i}]")
+    elif isinstance(want, float):
+        assert got == pytest.approx(want, rel=1e-10, abs=1e-12, nan_ok=True), path
+    else:
+        assert got == want, path
+
+
+def test_a_large_input_takes_the_compiled_path_and_agrees(monkeypatch):
+    monkeypatch.delenv("ASSAY_NO_COMPILED", raising=False)
+    rng = np.random.default_rng(4)
+    n = 300_000
+    y = rng.random(n) < 0.3
+    s = np.round(1 / (1 + np.exp(-(rng.normal(size=n) + y))), 4).astype(np.float32)
+    assert kernels.compiled(n) is not None
+    got = C.roc_curve(y, s), C.roc_auc(y, s), C.average_precision(y, s)
+    with kernels_on(False):
+        want = C.roc_curve(y, s), C.roc_auc(y, s), C.average_precision(y, s)
+    for g, w in zip(got[0], want[0], strict=True):
+        np.testing.assert_array_equal(g, w)
+    assert got[1] == pytest.approx(want[1], rel=1e-12)
+    assert got[2] == pytest.approx(want[2], rel=1e-12)
