@@ -318,3 +318,11 @@ def test_plots_directory_from_the_command_line(tmp_path, run_cli):
     code, _, err = run_cli(["report", str(_csv(tmp_path)), "--truth", "y", "--score", "p",
                             "--plots", str(tmp_path / "preds.csv" / "sub")])
     assert code == 2 and "--plots" in err and err.count("\n") == 1
+
+
+def test_heatmap_shares_of_an_empty_row_or_column_are_undefined_not_zero():
+    # class b is neither actual nor predicted: its row and column shares are 0/0
+    ev = assay.evaluate_confusion([[5, 0, 1], [0, 0, 0], [2, 0, 3]], labels=["a", "b", "c"])
+    shares = re.findall(r'<span class="share">([^<]*)</span>', render_html(ev))
+    assert shares[0] == "83.3% · 71.4%"  # 5 of 6 actual a, 5 of 7 predicted a
+    assert shares[1] == "0.0% · —" and shares[3] == "— · 0.0%" and shares[4] == "— · —"

@@ -259,9 +259,7 @@ def average_precision(tc: ThresholdCounts) -> float:
     The step-wise area: each gain in recall is weighted by the precision
     reached there, with no interpolation (which would be optimistic).
     """
-    precision, recall, _ = pr_points(tc)
-    gained = np.diff(np.concatenate(([0.0], recall)))
-    return float((gained * precision).sum())
+    return pr_areas(tc)[0]
 
 
 def pr_areas(tc: ThresholdCounts) -> tuple[float, float]:

@@ -129,22 +129,29 @@ def render_blocks_html(blocks: list[Block], *, skip_confusion: bool = True) -> M
 # pictures
 
 
-def _heatmap(labels: tuple[str, ...], counts: np.ndarray, by_actual: list[list[float | None]], *,
+def _share(value: float | None) -> str:
+    """A share of a row or column as a percentage; "—" where the row or column is empty (undefined)."""
+    return "—" if value is None or value != value else f"{value * 100:.1f}%"
+
+
+def _heatmap(labels: tuple[str, ...], counts: np.ndarray, matrices: dict[str, Any], *,
              table_id: str = "confusion") -> Markup:
+    """The confusion matrix as a heat map: counts with the analysis's row and column shares."""
+    by_actual, by_predicted = matrices["normalized_by_actual"], matrices["normalized_by_predicted"]
     header = Markup("").join(Markup('<th scope="col">{}</th>').format(label) for label in labels)
     rows = []
-    by_predicted = counts / np.maximum(counts.sum(axis=0, keepdims=True), 1)
     for i, actual in enumerate(labels):
         cells = []
         for j, predicted in enumerate(labels):
-            share = by_actual[i][j] or 0.0
-            tone = "correct" if i == j else "wrong"
+            row_share, column_share = _share(by_actual[i][j]), _share(by_predicted[i][j])
+            shade = 0.0 if row_share == "—" else by_actual[i][j]
+            count = f"{int(counts[i, j]):,}"
             cells.append(Markup(
                 '<td class="cell {}" style="--share:{:.3f}" data-actual="{}" data-predicted="{}" '
-                'title="{} of actual {} ({:.1f}% of the row, {:.1f}% of the column)">'
-                '<span class="count">{}</span><span class="share">{:.1f}% · {:.1f}%</span></td>').format(
-                tone, share, actual, predicted, f"{int(counts[i, j]):,}", actual, share * 100,
-                by_predicted[i, j] * 100, f"{int(counts[i, j]):,}", share * 100, by_predicted[i, j] * 100))
+                'title="{} of actual {} ({} of the row, {} of the column)">'
+                '<span class="count">{}</span><span class="share">{} · {}</span></td>').format(
+                "correct" if i == j else "wrong", shade, actual, predicted, count, actual, row_share,
+                column_share, count, row_share, column_share))
         rows.append(Markup('<tr><th scope="row">{}</th>{}<td class="num">{}</td></tr>').format(
             actual, Markup("").join(cells), f"{int(counts[i].sum()):,}"))
     totals = Markup("").join(Markup('<td class="num">{}</td>').format(f"{int(c):,}") for c in counts.sum(axis=0))
@@ -414,7 +421,7 @@ def _evaluation_sections(ev: Any, *, key: str, explorers: list[dict[str, Any]] |
     from assay.report.document import evaluation_document
 
     parts = [Markup("<h2>Confusion matrix</h2>"),
-             _heatmap(ev.labels, ev.confusion.counts, ev.analysis.matrices["normalized_by_actual"],
+             _heatmap(ev.labels, ev.confusion.counts, ev.analysis.matrices,
                       table_id=f"confusion-{key}" if key != "0" else "confusion")]
     ranking = ev.ranking
     charts = []
