@@ -137,11 +137,14 @@ def _unique_codes(values: Any, field: str) -> tuple[np.ndarray, list[Any]]:
         if native.dtype.kind in "fUS":
             uniques, codes = np.unique(native, return_inverse=True)
             return codes.reshape(-1).astype(np.intp, copy=False), uniques.tolist()
+        if native.dtype.kind not in "OSU":
+            raise InvalidInput(f"class labels must be text, numbers or booleans, not {native.dtype} values",
+                               field=field)
         import pyarrow as pa
 
         try:
             native = pa.array(native, from_pandas=True)
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
             return _unique_codes_python(native, field)
     return _unique_codes_arrow(native, field)
 
@@ -167,6 +170,10 @@ def _small_int_codes(array: np.ndarray) -> tuple[np.ndarray, list[Any]]:
     return code_of[shifted], (present + low).tolist()
 
 
+LABEL_TYPES = (str, bytes, int, float, bool, np.integer, np.floating, np.bool_, np.str_)
+"""What a class label may be: text, a number or a boolean (never a container or a complex number)."""
+
+
 def _unique_codes_python(array: np.ndarray, field: str) -> tuple[np.ndarray, list[Any]]:
     bad = _first_missing_object(array)
     if bad is not None:
@@ -174,6 +181,9 @@ def _unique_codes_python(array: np.ndarray, field: str) -> tuple[np.ndarray, lis
     index: dict[Any, int] = {}
     codes = np.empty(len(array), dtype=np.intp)
     for i, v in enumerate(array):
+        if not isinstance(v, LABEL_TYPES):
+            raise InvalidInput(f"{_py(v)!r} is a {type(v).__name__}, not a class label (text, a number or a boolean)",
+                               field=field, row=i)
         key = (type(v).__name__, v) if isinstance(v, (bool, np.bool_)) else v
         codes[i] = index.setdefault(key, len(index))
     uniques = [k[1] if isinstance(k, tuple) and len(k) == 2 and k[0] in ("bool", "bool_") else k for k in index]
@@ -193,6 +203,9 @@ def _unique_codes_arrow(array: Any, field: str) -> tuple[np.ndarray, list[Any]]:
     if array.null_count:
         row = pc.index(pc.is_null(array), True).as_py()
         raise InvalidInput("missing value", field=field, row=row)
+    if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type) or pa.types.is_integer(array.type)
+            or pa.types.is_floating(array.type) or pa.types.is_boolean(array.type) or pa.types.is_binary(array.type)):
+        raise InvalidInput(f"class labels must be text, numbers or booleans, not {array.type} values", field=field)
     if pa.types.is_floating(array.type):
         nan = pc.is_nan(array)
         if pc.any(nan).as_py():
@@ -312,7 +325,7 @@ def encode_labels(
         pooled.extend(uniques)
     declared: list[str] | None = None
     if labels is not None:
-        declared_raw = list(labels)
+        declared_raw = _label_list(labels)
         if len(declared_raw) < 2:
             raise InvalidInput("at least two classes are needed", field="labels")
         pooled_all = pooled + declared_raw
@@ -337,6 +350,18 @@ def encode_labels(
         identity = len(uniques) == 0 or np.array_equal(lookup, np.arange(len(uniques)))
         codes[field] = raw_codes[field] if identity else lookup[raw_codes[field]]
     return EncodedLabels(labels=tuple(order), codes=codes)
+
+
+def _label_list(labels: Any, field: str = "labels") -> list[Any]:
+    """The classes a user declared, as a list; a string or a non-sequence is refused."""
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray)) \
+            and not hasattr(labels, "__array__"):
+        raise InvalidInput(f"expected a list of classes, got {labels!r}", field=field)
+    values = list(np.asarray(labels).tolist() if hasattr(labels, "__array__") else labels)
+    for v in values:
+        if not isinstance(v, LABEL_TYPES):
+            raise InvalidInput(f"{_py(v)!r} is a {type(v).__name__}, not a class label", field=field)
+    return values
 
 
 def sorted_labels(labels: Sequence[str]) -> tuple[str, ...]:
@@ -481,6 +506,8 @@ def as_proba(
     """
     columns: list[Any]
     if isinstance(values, Mapping):
+        if len(values) < 2:
+            raise InvalidInput("at least two probability columns (one per class) are needed", field=field)
         columns = list(values.keys())
         arrays = [as_scores(values[c], field=f"{field}[{c!r}]") for c in columns]
         check_lengths({f"{field}[{c!r}]": len(a) for c, a in zip(columns, arrays, strict=True)})

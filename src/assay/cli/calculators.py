@@ -29,25 +29,22 @@ def interval(successes: int | None, rate: float | None, n: int, confidence: floa
     """Confidence interval of a proportion: K successes out of N.
 
     \b
-    Examples (seeds 002 and 004):
+    Examples (Witten & Frank ch. 5; Mitchell ch. 5):
       assay interval --successes 80 --n 100                 accuracy 80% on 100 instances
       assay interval --rate 0.25 --n 1000 --confidence 0.8  error rate 25% on 1000, at 80%
       assay interval -k 40 -n 50 --method clopper-pearson --format json
     """
-    from assay.inference.proportion import proportion_ci
+    from assay.inference.proportion import proportion_ci, successes_from_rate
     from assay.report.calculators import interval_markdown, render_interval_text
 
     if (successes is None) == (rate is None):
         raise UserError("give exactly one of --successes K or --rate F")
-    if rate is not None:
-        k = rate * n
-        if abs(k - round(k)) > 1e-9 * max(1, n):
-            raise UserError(f"--rate {rate:g} x --n {n} = {k:g} is not a whole number of successes")
-        successes = int(round(k))
     try:
+        if rate is not None:
+            successes = successes_from_rate(rate, n)
         result = proportion_ci(successes, n, confidence=confidence, method=method)  # type: ignore[arg-type]
     except InvalidInput as e:
-        raise fail(e, {"successes": "--successes", "n": "--n", "confidence": "--confidence"}) from None
+        raise fail(e, {"successes": "--successes", "n": "--n", "confidence": "--confidence", "rate": "--rate"}) from None
     render(result, fmt, output, text=lambda tty, width: render_interval_text(result, color=tty),
            markdown=lambda: interval_markdown(result))
 
@@ -64,10 +61,10 @@ def mcnemar(table: tuple[int, int, int, int], method: str, confidence: float, fm
     """McNemar's test of two classifiers on the same instances, from their 2 x 2 table.
 
     \b
-    Example (seed 004: M1 right and M2 wrong on 40 instances, the reverse on 20):
+    Example (Dietterich 1998: M1 right and M2 wrong on 40 instances, the reverse on 20):
       assay mcnemar --table 80 40 20 60
     """
-    from assay.inference.distributions import check_confidence
+    from assay.checks import check_confidence
     from assay.inference.mcnemar import mcnemar as mcnemar_test
     from assay.report.calculators import mcnemar_document
     from assay.report.markdown import render_blocks_markdown
@@ -77,7 +74,7 @@ def mcnemar(table: tuple[int, int, int, int], method: str, confidence: float, fm
         check_confidence(confidence)
         result = mcnemar_test([[table[0], table[1]], [table[2], table[3]]], method=method)  # type: ignore[arg-type]
     except InvalidInput as e:
-        raise fail(e, {"table": "--table", "method": "--method"}) from None
+        raise fail(e, {"table": "--table", "method": "--method", "confidence": "--confidence"}) from None
     except ValueError as e:
         raise UserError(f"--confidence: {e}") from None
     blocks = mcnemar_document(result, table, confidence)
@@ -97,10 +94,10 @@ def difference(e1: float, n1: int, e2: float, n2: int, confidence: float, fmt: s
     """Is one error rate really different from another, measured on independent test sets?
 
     The interval of d = e2 - e1 with the normal approximation, its p-value, and the
-    confidence at which the difference would become significant (seed 004).
+    confidence at which the difference would become significant (Mitchell 1997, ch. 5).
 
     \b
-    Example (seed 004):
+    Example (an error of 15% on 30 instances against 25% on 5,000):
       assay difference --e1 0.15 --n1 30 --e2 0.25 --n2 5000
     """
     from assay.inference.difference import error_difference

@@ -83,7 +83,7 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @prediction_options
 @click.option("--id", "id_column", metavar="COL", help="Join the two files on this column (else by row).")
 @click.option("--name", "names", multiple=True, metavar="NAME", help="Names of the two models (default: file names).")
-@click.option("--unpaired", is_flag=True, help="The two files are independent test sets (seed 004's difference).")
+@click.option("--unpaired", is_flag=True, help="The two files are independent test sets (the difference of two error rates, Mitchell ch. 5).")
 @click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
 @click.option("--threshold", type=float, metavar="T", help="Positive iff score >= T (default 0.5).")
 @click.option("--confidence", type=float, default=0.95, show_default=True)
@@ -133,7 +133,7 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, 
             raise UserError(f"{name}: {e}") from None
     options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
     names_map = {"positive": "--positive", "threshold": "--threshold", "confidence": "--confidence",
-                 "bootstrap": "--bootstrap"}
+                 "bootstrap": "--bootstrap", "seed": "--seed", "names": "--name"}
     if unpaired:
         reports = []
         for d, name in zip(data, model_names, strict=True):
@@ -141,7 +141,9 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, 
                 reports.append(evaluate(d.truth, positive=positive, threshold=threshold, score_name=d.score_name,
                                         **d.kwargs, **options))
             except InvalidInput as e:
-                raise UserError(f"{name}: {e.describe(names={**names_map, **d.names}, one_based=True)}") from None
+                shared = e.field in names_map  # an option of both models: not one model's mistake
+                message = e.describe(names={**names_map, **d.names}, one_based=True)
+                raise UserError(message if shared else f"{name}: {message}") from None
         result = compare_unpaired(reports[0], reports[1], names=model_names, confidence=confidence)
     else:
         a, b, _ = _align(data[0], data[1], id_column, model_names)
@@ -149,13 +151,7 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, 
             result = paired(a.truth, a.kwargs, b.kwargs, names=model_names, positive=positive, threshold=threshold,
                             **options)
         except InvalidInput as e:
-            field = e.field or ""
-            which = 0 if field.startswith(model_names[0]) else 1
-            inner = field[len(model_names[which]):].strip()
-            mapped = {**names_map, **data[which].names}.get(inner, inner)
-            message = f"{model_names[which]}: {mapped}" + (f" row {e.row + 1}" if e.row is not None else "") + \
-                f": {e.problem}" if field else e.describe(names=names_map, one_based=True)
-            raise UserError(message) from None
+            raise UserError(_model_error(e, model_names, data, names_map)) from None
     from dataclasses import replace
 
     result = replace(result, sources=(data[0].source, data[1].source))
@@ -163,3 +159,18 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, 
     blocks = comparison_document(result)
     render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
            markdown=lambda: render_blocks_markdown(blocks))
+
+
+def _model_error(e: InvalidInput, model_names: tuple[str, ...], data: list[Any], names_map: dict[str, str]) -> str:
+    """The library's error in the user's words: "tree: column 'p' row 7: ..." for one model's input,
+    "--confidence: ..." for a shared option."""
+    field = e.field or ""
+    if field in names_map:
+        return e.describe(names=names_map, one_based=True)
+    for which, name in enumerate(model_names):
+        if field == name or field.startswith(name + " "):
+            inner = field[len(name):].strip()
+            mapped = {**names_map, **data[which].names}.get(inner, inner)
+            where = f"{name}: {mapped}" if mapped else name
+            return where + (f" row {e.row + 1}" if e.row is not None else "") + f": {e.problem}"
+    return e.describe(names=names_map, one_based=True)

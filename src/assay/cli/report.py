@@ -25,7 +25,8 @@ from assay.errors import InvalidInput
 
 __all__ = ["register"]
 
-NAMES = {"positive": "--positive", "threshold": "--threshold", "confidence": "--confidence", "beta": "--beta",
+NAMES = {"positive": "--positive", "seed": "--seed", "interval": "--interval", "method": "--interval",
+         "threshold": "--threshold", "confidence": "--confidence", "beta": "--beta", "thresholds": "--at",
          "bootstrap": "--bootstrap", "labels": "--proba", "costs": "--costs", "prevalence": "--prevalence",
          "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval",
          "prior": "--prior", "clip": "--clip", "bins": "--bins"}
@@ -217,7 +218,7 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
 @click.command(context_settings=CONTEXT)
 @prediction_options
 @click.option("--kind", type=click.Choice(CURVES), default="roc", show_default=True,
-              help="roc, pr (precision-recall), lift (and cumulative gains), thresholds (seed 000's table), "
+              help="roc, pr (precision-recall), lift (and cumulative gains), thresholds (the threshold table of Fawcett 2006), "
                    "hull (ROC convex hull).")
 @click.option("--positive", metavar="LABEL", help="The positive class.")
 @click.option("--at", "at", metavar="T1,T2,...", help="For --kind thresholds: these thresholds only.")
@@ -265,7 +266,10 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
                 points = np.array([float(v) for v in at.split(",") if v.strip()])
             except ValueError:
                 raise UserError(f"--at: {at!r} is not a comma-separated list of numbers") from None
-        table = r.threshold_table(points)
+        try:
+            table = r.threshold_table(points)
+        except InvalidInput as e:
+            raise fail(e, NAMES) from None
     from assay.report.curves import curve_csv, curve_json
 
     emit(curve_csv(table) if fmt == "csv" else curve_json(table, kind=kind, positive=r.summary.labels[1]), output)

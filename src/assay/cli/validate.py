@@ -17,7 +17,7 @@ METHODS = ("resubstitution", "holdout", "repeated-holdout", "cv", "repeated-cv",
 NAMES = {"model": "--model", "param": "--param", "grid": "--grid", "method": "--method", "folds": "--folds",
          "repeats": "--repeats", "test_size": "--test-size", "seed": "--seed", "jobs": "--jobs",
          "target": "--target", "dataset": "--dataset", "confidence": "--confidence", "bootstrap": "--bootstrap",
-         "positive": "--positive", "stratify": "--no-stratify"}
+         "positive": "--positive", "stratify": "--no-stratify", "models": "--model"}
 
 
 def register(cli: click.Group) -> None:

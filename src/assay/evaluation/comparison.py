@@ -11,6 +11,7 @@ would become significant.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from assay.errors import InvalidInput
 from assay.evaluation.display import Displayable
 from assay.evaluation.evaluate import evaluate, predictions
 from assay.evaluation.result import Evaluation
-from assay.inference.distributions import check_confidence
+from assay.checks import check_confidence
 
 __all__ = ["Comparison", "compare", "compare_unpaired"]
 
@@ -99,10 +100,12 @@ def compare(
     from assay.inference.paired_bootstrap import paired_bootstrap
     from assay.metrics.confusion import accuracy
 
-    try:
-        confidence = check_confidence(confidence)
-    except ValueError as e:
-        raise InvalidInput(str(e), field="confidence") from None
+    confidence = check_confidence(confidence)
+    names = _check_names(names)
+    for spec, field_name in ((a, "a"), (b, "b")):
+        if not (isinstance(spec, Mapping) and len(spec) == 1 and set(spec) <= {"y_pred", "y_score", "y_proba"}):
+            raise InvalidInput("expected one model's predictions as {'y_pred': ...}, {'y_score': ...} or "
+                               f"{{'y_proba': ...}}, got {type(spec).__name__}", field=field_name)
     labels = _shared_labels(y_true, a, b)
     prepared, reports = [], []
     for spec, name in ((a, names[0]), (b, names[1])):
@@ -156,11 +159,23 @@ def compare_unpaired(
     """
     from assay.inference.difference import error_difference_from_counts
 
-    try:
-        confidence = check_confidence(confidence)
-    except ValueError as e:
-        raise InvalidInput(str(e), field="confidence") from None
+    confidence = check_confidence(confidence)
+    names = _check_names(names)
+    for r, field_name in ((a, "a"), (b, "b")):
+        if not isinstance(r, Evaluation):
+            raise InvalidInput(f"expected the result of assay.evaluate(), got {type(r).__name__}", field=field_name)
     errors = [int(r.confusion.n - np.trace(r.confusion.counts)) for r in (a, b)]
     diff = error_difference_from_counts(errors[0], a.n, errors[1], b.n, confidence=confidence)
     return Comparison(tuple(names), (a, b), {"difference": diff}, False, confidence,
                       ("independent test sets: the difference of the error rates (seed 004), e_B - e_A",))
+
+
+def _check_names(names: Any) -> tuple[str, str]:
+    """Two distinct model names."""
+    if isinstance(names, str) or not isinstance(names, (tuple, list)) or len(names) != 2 \
+            or not all(isinstance(n, str) and n for n in names):
+        raise InvalidInput(f"expected two names, one per model, e.g. ('tree', 'bayes'), got {names!r}",
+                           field="names")
+    if names[0] == names[1]:
+        raise InvalidInput(f"the two models need different names, got {names[0]!r} twice", field="names")
+    return names[0], names[1]

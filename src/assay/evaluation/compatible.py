@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from assay.checks import check_number
 from assay.errors import InvalidInput
 from assay.inputs import as_proba, as_scores, canonical_label, encode_labels, sorted_labels
 from assay.metrics.ranking import (
@@ -204,16 +205,16 @@ def roc_auc(
     """
     if np.ndim(y_score) == 2 and np.shape(y_score)[1] > 2 or isinstance(y_score, dict):
         return _multiclass_auc(y_true, y_score, labels=labels, multi_class=multi_class, average=average)
-    if np.ndim(y_score) == 2:
-        y_score = np.asarray(y_score)[:, 1]
+    if np.ndim(y_score) == 2 and np.shape(y_score)[1] == 2:
+        y_score = np.asarray(y_score)[:, 1]  # the positive class's column, as scikit-learn's predict_proba gives
+    if max_fpr is not None:
+        max_fpr = check_number(max_fpr, "max_fpr", low=0.0, high=1.0, low_open=True)
     if sample_weight is None and max_fpr is None:
         is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
         return auc_from_keys(sort_keys(is_positive, scores))
     sc = _summary(y_true, y_score, pos_label, sample_weight)
     if max_fpr is None or max_fpr == 1:
         return auc(sc)
-    if not 0 < max_fpr <= 1:
-        raise InvalidInput(f"must be in (0, 1], got {max_fpr!r}", field="max_fpr")
     tc = threshold_counts(sc)
     fpr = np.concatenate(([0.0], tc.fp / tc.n_negative))
     tpr = np.concatenate(([0.0], tc.tp / tc.n_positive))

@@ -15,7 +15,7 @@ from assay.evaluation.probabilistic import analyse_probabilities
 from assay.evaluation.ranking import AUCInterval, Costs, RankingAnalysis, analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.inference.bootstrap import BootstrapSettings
-from assay.inference.distributions import check_confidence
+from assay.checks import check_confidence, check_count_table, check_number, check_resamples, check_seed
 from assay.inference.proportion import ProportionMethod, check_proportion_method
 from assay.inputs import as_proba, as_scores, canonical_label, encode_labels, name_of, sorted_labels
 from assay.summaries.confusion import ConfusionCounts
@@ -60,16 +60,10 @@ def choose_positive(
 
 
 def _check_options(confidence: float, interval: str, beta: float, bootstrap: int, seed: int) -> tuple[float, BootstrapSettings]:
-    try:
-        confidence = check_confidence(confidence)
-    except ValueError as e:
-        raise InvalidInput(str(e), field="confidence") from None
+    confidence = check_confidence(confidence)
     check_proportion_method(interval)
-    if not (isinstance(beta, (int, float)) and np.isfinite(beta) and beta > 0):
-        raise InvalidInput(f"must be a positive number, got {beta!r}", field="beta")
-    if int(bootstrap) != bootstrap or bootstrap < 100:
-        raise InvalidInput(f"must be a whole number of at least 100 resamples, got {bootstrap!r}", field="bootstrap")
-    return confidence, BootstrapSettings(int(bootstrap), int(seed))
+    check_number(beta, "beta", low=0.0, low_open=True, what="a positive number")
+    return confidence, BootstrapSettings(check_resamples(bootstrap), check_seed(seed))
 
 
 def _require_two_classes(true_codes: np.ndarray, labels: tuple[str, ...], field: str = "y_true") -> None:
@@ -376,10 +370,7 @@ def rank(
     >>> round(r.roc_auc.value, 4), r.roc()["fpr"].tolist()
     (0.5833, [0.0, 0.0, 0.5, 1.0, 1.0])
     """
-    try:
-        confidence = check_confidence(confidence)
-    except ValueError as e:
-        raise InvalidInput(str(e), field="confidence") from None
+    confidence = check_confidence(confidence)
     prepared = _prepare(y_true, y_pred=None, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
                         score_name=score_name)
     if prepared.scores is None:
@@ -398,9 +389,8 @@ def _check_auc_interval(value: str) -> AUCInterval:
 def _check_prevalence(value: float | None) -> float | None:
     if value is None:
         return None
-    if not (isinstance(value, (int, float)) and 0.0 < value < 1.0):
-        raise InvalidInput(f"must be a share strictly between 0 and 1, got {value!r}", field="prevalence")
-    return float(value)
+    return check_number(value, "prevalence", low=0.0, high=1.0, low_open=True, high_open=True,
+                        what="a share strictly between 0 and 1")
 
 
 def _as_costs(costs: Costs | Mapping[str, float] | None) -> Costs:
@@ -411,14 +401,19 @@ def _as_costs(costs: Costs | Mapping[str, float] | None) -> Costs:
         values = costs.to_dict()
     else:
         values = dict(Costs().to_dict())
+        if not isinstance(costs, Mapping):
+            raise InvalidInput(f"expected a mapping such as {{'fp': 1, 'fn': 10}}, got {costs!r}", field="costs")
         for key, value in costs.items():
             if key not in values:
                 raise InvalidInput(f"{key!r} is not one of fp, fn, tp, tn", field="costs")
             values[key] = value
+    checked = {}
     for key, value in values.items():
-        if not (isinstance(value, (int, float)) and np.isfinite(value)):
-            raise InvalidInput(f"the cost of {key} must be a number, got {value!r}", field="costs")
-    result = Costs(**{k: float(v) for k, v in values.items()})
+        try:
+            checked[key] = check_number(value, "costs")
+        except InvalidInput as e:
+            raise InvalidInput(f"the cost of {key} {e.problem}", field="costs") from None
+    result = Costs(**checked)
     if result.fp <= result.tn or result.fn <= result.tp:
         raise InvalidInput("an error must cost more than the right answer (fp > tn and fn > tp)", field="costs")
     return result
@@ -433,13 +428,7 @@ def _resolve_threshold(threshold: float | None, scores: np.ndarray) -> float:
                 field="threshold",
             )
         return DEFAULT_THRESHOLD
-    try:
-        t = float(threshold)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"{threshold!r} is not a number", field="threshold") from None
-    if not np.isfinite(t):
-        raise InvalidInput(f"{threshold!r} is not a finite number", field="threshold")
-    return t
+    return check_number(threshold, "threshold")
 
 
 def _evaluation(
@@ -504,7 +493,7 @@ def evaluate_confusion(
     if isinstance(matrix, ConfusionCounts):
         cm = matrix if labels is None else matrix.with_labels([canonical_label(v, matrix.labels) for v in labels])
     else:
-        counts = _as_counts(matrix)
+        counts = check_count_table(matrix, "matrix")
         k = counts.shape[0]
         if labels is None:
             names = tuple(str(i) for i in range(k))
@@ -532,17 +521,3 @@ def evaluate_confusion(
             f"a positive class applies to two-class data; this matrix has {len(cm.labels)} classes", field="positive"
         )
     return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes)
-
-
-def _as_counts(matrix: Any) -> np.ndarray:
-    try:
-        m = np.asarray(matrix, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidInput("expected a square table of counts", field="matrix") from None
-    if m.ndim != 2 or m.shape[0] != m.shape[1] or m.shape[0] < 2:
-        raise InvalidInput(f"expected a square table of counts (k x k, k >= 2), got shape {m.shape}", field="matrix")
-    bad = ~np.isfinite(m) | (m < 0) | (np.floor(m) != m)
-    if bad.any():
-        i, j = np.argwhere(bad)[0]
-        raise InvalidInput(f"cell ({i}, {j}) is {m[i, j]!r}, not a whole count >= 0", field="matrix")
-    return m.astype(np.int64)

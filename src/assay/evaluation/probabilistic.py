@@ -31,7 +31,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from assay.errors import InvalidInput
-from assay.inference.distributions import check_confidence
+from assay.checks import check_choice, check_confidence, check_integer, check_number
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inference.means import Range, delta_ratio_interval, normal_mean_interval
 from assay.inference.proportion import proportion_bounds
@@ -77,6 +77,9 @@ PriorSource = Literal["given", "test data"]
 
 ROW_SUM_TOLERANCE = 1e-6
 """How far from 1 a row of probabilities (or a given prior) may sum."""
+
+MAX_CALIBRATION_BINS = 10_000
+"""More calibration bins than this cannot be read off a table or a plot."""
 
 
 # ----------------------------------------------------------------------------
@@ -328,33 +331,18 @@ def quantile_calibration_table(
 # validation
 
 
-def _check_confidence(confidence: float) -> float:
-    try:
-        return check_confidence(confidence)
-    except (TypeError, ValueError) as e:
-        raise InvalidInput(str(e), field="confidence") from None
-
-
 def _check_clip(clip: Any) -> float | None:
     if clip is None:
         return None
-    if isinstance(clip, (bool, np.bool_)) or not isinstance(clip, (int, float, np.integer, np.floating)):
-        raise InvalidInput(f"must be a probability in (0, 1), got {clip!r}", field="clip")
-    value = float(clip)
-    if not 0.0 < value < 1.0:
-        raise InvalidInput(f"must be a probability in (0, 1), got {clip!r}", field="clip")
-    return value
+    return check_number(clip, "clip", low=0.0, high=1.0, low_open=True, high_open=True)
 
 
 def _check_bins(bins: Any) -> int:
-    if isinstance(bins, (bool, np.bool_)) or not isinstance(bins, (int, np.integer)) or bins < 1:
-        raise InvalidInput(f"must be a whole number of bins >= 1, got {bins!r}", field="bins")
-    return int(bins)
+    return check_integer(bins, "bins", low=1, high=MAX_CALIBRATION_BINS, what="a whole number of bins")
 
 
 def _check_strategy(strategy: Any) -> CalibrationStrategy:
-    if strategy not in CALIBRATION_STRATEGIES:
-        raise InvalidInput(f"{strategy!r} is not one of {list(CALIBRATION_STRATEGIES)}", field="strategy")
+    check_choice(strategy, CALIBRATION_STRATEGIES, "strategy")
     return strategy
 
 
@@ -425,7 +413,7 @@ def analyse_summary(
     -------
     ProbabilisticAnalysis
     """
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     labels = summary.labels
     if prior is None:
         q, source = class_frequencies(summary), "test data"
@@ -555,7 +543,7 @@ def analyse_probabilities(
     >>> r.prior.to_dict()
     {'source': 'test data', 'probabilities': {'a': 0.5, 'b': 0.5, 'c': 0.0}}
     """
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     labels = tuple(labels)
     k = len(labels)
     lazy = isinstance(proba, TwoClassScores)  # rows (1 - s, s): made a chunk at a time, summing to 1

@@ -11,11 +11,13 @@ reference classifiers of seed 000, and lift at a depth. The curves themselves
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
+from assay.checks import check_number, check_range
 from assay.errors import InvalidInput
 from assay.evaluation.display import Displayable
 from assay.inference.bootstrap import BootstrapSettings
@@ -150,7 +152,7 @@ class RankingAnalysis(Displayable):
     def threshold_table(self, thresholds: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """Counts and rates at given thresholds (default: every distinct score), as seed 000's table."""
         tc = self.counts
-        t = tc.thresholds if thresholds is None else np.asarray(thresholds, dtype=np.float64)
+        t = tc.thresholds if thresholds is None else _check_thresholds(thresholds)
         cells = counts_at(tc, t)
         n = tc.n_positive + tc.n_negative
         table = {"threshold": t, "tp": cells.tp, "fp": cells.fp, "fn": cells.fn, "tn": cells.tn}
@@ -183,7 +185,8 @@ class RankingAnalysis(Displayable):
             "costs": self.costs.to_dict(),
             "deployment_prevalence": self.deployment_prevalence,
             "deployment_prevalence_source": self.prevalence_source,
-            "iso_performance": {"slope": self.slope, "optimal": self.optimal.to_dict()},
+            "iso_performance": {"slope": finite_or_none(self.slope), "optimal": self.optimal.to_dict(),
+                                **({} if math.isfinite(self.slope) else {"note": _INFINITE_SLOPE})},
             "operating_point": self.operating_point.to_dict() if self.operating_point else None,
             "references": {
                 **{k: list(v) for k, v in REFERENCE_CLASSIFIERS.items()},
@@ -202,6 +205,33 @@ def _choice(criterion: str, tc: ThresholdCounts, objective: Any, *, best: Litera
     i, value, hits = best_point(tc, objective, best=best)
     threshold, fpr, tpr = roc_point(tc, i)
     return ThresholdChoice(criterion, threshold, fpr, tpr, value, hits)
+
+
+def _check_thresholds(values: Any) -> np.ndarray:
+    """Thresholds asked for: a 1-d array of numbers, none NaN (an infinity is a legal threshold)."""
+    try:
+        t = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"expected numbers, got {values!r}", field="thresholds") from None
+    if t.ndim != 1 or t.size == 0:
+        raise InvalidInput(f"expected a list of thresholds, got shape {t.shape}", field="thresholds")
+    if np.isnan(t).any():
+        raise InvalidInput("a threshold is NaN, not a number", field="thresholds")
+    return t
+
+
+_INFINITE_SLOPE = ("the iso-performance slope is infinite (in double precision, a false positive costs infinitely "
+                   "more than a miss at this prevalence): the optimum is the hull point with the fewest false "
+                   "positives")
+
+
+def _why_no_spread(sc: ScoreCounts, auc: float) -> str:
+    """Why DeLong's standard error is 0: separated classes, or scores that do not rank at all."""
+    if len(sc) == 1:
+        return "every instance has the same score, so the scores do not rank the instances"
+    if auc in (0.0, 1.0):
+        return "the classes are perfectly separated"
+    return "the scores of each class are tied among themselves"
 
 
 def analyse_scores(
@@ -238,6 +268,9 @@ def analyse_scores(
     lift_depth : float, default 0.1
         The share of top-scored instances at which lift is reported.
     """
+    if fpr_range is not None:
+        fpr_range = check_range(fpr_range, "fpr_range")
+    lift_depth = check_number(lift_depth, "lift_depth", low=0.0, high=1.0, low_open=True, what="in (0, 1]")
     tc = threshold_counts(sc)
     n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
     notes: list[str] = []
@@ -252,8 +285,8 @@ def analyse_scores(
     elif dl.ci is None:
         roc_auc = Estimate(dl.auc, None, "delong", "no interval: DeLong's needs two instances of each class")
     elif dl.se == 0:
-        roc_auc = Estimate(dl.auc, None, "delong", "no interval: the standard error is 0 (the classes are "
-                                                   "perfectly separated)")
+        roc_auc = Estimate(dl.auc, None, "delong", "no interval: the standard error is 0 (" + _why_no_spread(sc, dl.auc)
+                           + ")")
     else:
         roc_auc = Estimate(dl.auc, dl.ci, "delong")
     gini_ci = ConfidenceInterval(2 * roc_auc.ci.low - 1, 2 * roc_auc.ci.high - 1) if roc_auc.ci else None
@@ -267,8 +300,6 @@ def analyse_scores(
     if fpr_range is not None:
         fpr, tpr, _ = roc_points(tc)
         low, high = fpr_range
-        if not (0.0 <= low < high <= 1.0):
-            raise InvalidInput(f"must satisfy 0 <= low < high <= 1, got {fpr_range}", field="fpr_range")
         area = partial_auc(fpr, tpr, low, high)
         width = high - low
         # McClish (1989): 1/2 (1 + (A - min) / (max - min)), min the diagonal's area, max the ideal's
@@ -296,7 +327,7 @@ def analyse_scores(
     hth = np.where(at_origin, np.inf, tc.thresholds[after])
     hf = np.where(at_origin, 0.0, tc.fp[after] / n_neg)
     ht = np.where(at_origin, 0.0, tc.tp[after] / n_pos)
-    opt = optimal_point(hf, ht, slope) if math.isfinite(slope) else optimal_point(hf, ht, 0.0)
+    opt = optimal_point(hf, ht, slope)
     optimal = ThresholdChoice("iso_performance", float(hth[opt.index]), opt.fpr, opt.tpr,
                               float(cost_of(np.array([opt.fpr]), np.array([opt.tpr]))[0]),
                               1 if opt.tied_with is None else 2)
@@ -316,8 +347,6 @@ def analyse_scores(
                                                         cost_fp=costs.fp, cost_fn=costs.fn, cost_tp=costs.tp,
                                                         cost_tn=costs.tn)[0]))
 
-    if not 0.0 < lift_depth <= 1.0:
-        raise InvalidInput(f"must be in (0, 1], got {lift_depth!r}", field="lift_depth")
     # lift = precision among the top share / prevalence: the precision's Wilson interval, scaled
     gains = gains_at(tc, lift_depth)
     top = lift_depth * (n_pos + n_neg)
@@ -411,7 +440,13 @@ def combined_hull(rankings: dict[str, RankingAnalysis]) -> CombinedHull:
     >>> hull.optimal(10.0)[0].classifier, hull.optimal(0.1)[0].classifier
     ('A', 'B')
     """
-    names = list(rankings)
+    if not isinstance(rankings, Mapping) or not rankings:
+        raise InvalidInput("expected a mapping of names to rank() results, e.g. {'A': rank(...), 'B': rank(...)}",
+                           field="rankings")
+    for name, r in rankings.items():
+        if not isinstance(r, RankingAnalysis):
+            raise InvalidInput(f"{name!r} is a {type(r).__name__}, not the result of assay.rank()", field="rankings")
+    names = [str(name) for name in rankings]
     counts = [threshold_counts(r.summary) for r in rankings.values()]
     same = len({(float(c.n_positive), float(c.n_negative)) for c in counts}) == 1
     xs, ys, owner, thresholds = [], [], [], []

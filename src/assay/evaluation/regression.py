@@ -28,7 +28,7 @@ import numpy as np
 
 from assay.errors import InvalidInput
 from assay.inference.bootstrap import MIN_DEFINED, BootstrapInterval, BootstrapSettings
-from assay.inference.distributions import check_confidence
+from assay.checks import check_confidence, check_resamples, check_seed
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inputs import as_scores
 from assay.metrics.regression import METRIC_TITLES, REGRESSION_METRICS, RegressionSums
@@ -114,16 +114,7 @@ class RegressionEvaluation:
 
 
 def _check_options(confidence: float, bootstrap: int, seed: int) -> tuple[float, BootstrapSettings]:
-    try:
-        confidence = check_confidence(confidence)
-    except (TypeError, ValueError) as e:
-        raise InvalidInput(str(e) if isinstance(e, ValueError) else f"must be a number, got {confidence!r}",
-                           field="confidence") from None
-    if not _is_whole(bootstrap) or bootstrap < 100:
-        raise InvalidInput(f"must be a whole number of at least 100 resamples, got {bootstrap!r}", field="bootstrap")
-    if not _is_whole(seed) or seed < 0:
-        raise InvalidInput(f"must be a whole number >= 0, got {seed!r}", field="seed")
-    return confidence, BootstrapSettings(int(bootstrap), int(seed))
+    return check_confidence(confidence), BootstrapSettings(check_resamples(bootstrap), check_seed(seed))
 
 
 def _is_whole(x: Any) -> bool:

@@ -26,7 +26,7 @@ from assay.errors import InvalidInput
 from assay.evaluation.display import DisplayableModels
 from assay.evaluation.evaluate import evaluate
 from assay.evaluation.result import Evaluation
-from assay.inference.distributions import check_confidence
+from assay.checks import check_confidence, check_integer, check_resamples, check_seed
 
 __all__ = ["SINGLE_PASS", "ModelValidation", "Validation", "validate"]
 
@@ -273,10 +273,16 @@ def validate(
     from assay.protocols.run import run_protocol
     from assay.protocols.splits import make_splits
 
-    try:
-        confidence = check_confidence(confidence)
-    except ValueError as e:
-        raise InvalidInput(str(e), field="confidence") from None
+    confidence = check_confidence(confidence)
+    check_resamples(bootstrap)
+    seed = check_seed(seed)
+    check_integer(jobs, "jobs", low=-1)
+    if isinstance(models, str) or not isinstance(models, Sequence) or \
+            not all(isinstance(m, str) for m in models):
+        raise InvalidInput(f"expected a list of model names, e.g. ['decision-tree', 'naive-bayes'], got {models!r}",
+                           field="models")
+    if dataset is not None and not isinstance(dataset, str):
+        raise InvalidInput(f"expected the name of a bundled data set, got {dataset!r}", field="dataset")
     if (data is None) == (dataset is None):
         raise InvalidInput("give a table (with its target column) or a bundled data set, not both", field="dataset")
     if dataset is not None:

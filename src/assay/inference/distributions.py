@@ -26,11 +26,10 @@ __all__ = [
 
 
 def check_confidence(confidence: float) -> float:
-    """The confidence level as a float in (0, 1); ValueError otherwise."""
-    c = float(confidence)
-    if not 0.0 < c < 1.0:
-        raise ValueError(f"must be between 0 and 1 (exclusive), got {confidence!r}")
-    return c
+    """The confidence level as a float in (0, 1); see :func:`assay.checks.check_confidence`."""
+    from assay.checks import check_confidence as check
+
+    return check(confidence)
 
 
 def normal_quantile(q: float | np.ndarray) -> float | np.ndarray:

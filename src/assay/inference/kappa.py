@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from assay.checks import check_confidence, check_count_table
+from assay.errors import InvalidInput
 from assay.inference.distributions import normal_quantile, normal_two_sided_p
 from assay.inference.estimate import ConfidenceInterval, finite_or_none
 
@@ -99,8 +101,11 @@ def kappa_test(matrix: Any, *, confidence: float = 0.95) -> KappaResult:
     >>> round(r.kappa, 4), round(r.chance_agreement, 2)
     (0.4915, 0.41)
     """
-    m = np.asarray(matrix, dtype=np.float64)
+    m = check_count_table(matrix, "matrix").astype(np.float64)
+    confidence = check_confidence(confidence)
     n = m.sum()
+    if n == 0:
+        raise InvalidInput("the table has no instances", field="matrix")
     p = m / n
     rows = p.sum(axis=1)
     cols = p.sum(axis=0)

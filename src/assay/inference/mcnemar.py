@@ -19,6 +19,7 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
+from assay.checks import check_choice, check_count_table
 from assay.errors import InvalidInput
 from assay.inference.distributions import binom_cdf, chi2_sf
 from assay.inference.estimate import finite_or_none
@@ -125,8 +126,7 @@ def mcnemar(table: Any, *, method: McNemarMethod = "chi2-corrected") -> McNemarR
     """
     t = _as_table(table)
     b, c = int(t[0, 1]), int(t[1, 0])
-    if method not in MCNEMAR_METHODS:
-        raise InvalidInput(f"{method!r} is not one of {list(MCNEMAR_METHODS)}", field="method")
+    check_choice(method, MCNEMAR_METHODS, "method")
     if method == "auto":
         method = "exact" if b + c < EXACT_BELOW else "chi2-corrected"
     if method == "exact":
@@ -143,16 +143,12 @@ def mcnemar(table: Any, *, method: McNemarMethod = "chi2-corrected") -> McNemarR
 
 def _as_table(table: Any) -> np.ndarray:
     try:
-        t = np.asarray(table, dtype=np.float64)
+        flat = np.asarray(table, dtype=object)
     except (TypeError, ValueError):
-        raise InvalidInput("expected a 2 x 2 table of counts", field="table") from None
-    if t.size == 4:
-        t = t.reshape(2, 2)
-    if t.shape != (2, 2):
-        raise InvalidInput(f"expected a 2 x 2 table of counts, got shape {t.shape}", field="table")
-    if not np.isfinite(t).all() or (t < 0).any() or not np.equal(np.floor(t), t).all():
-        raise InvalidInput(f"counts must be whole numbers >= 0, got {t.astype(object).tolist()}", field="table")
-    return t
+        flat = None
+    if flat is not None and flat.size == 4 and flat.shape != (2, 2):
+        table = flat.reshape(2, 2)
+    return check_count_table(table, "table", shape=(2, 2))
 
 
 def _as_correct(values: Any, field: str) -> np.ndarray:
@@ -235,8 +231,7 @@ def mcnemar_predictions(y_true: Any, pred1: Any, pred2: Any, *, method: McNemarM
     >>> r.method, r.b, r.c
     ('exact', 3, 1)
     """
-    if method not in MCNEMAR_METHODS:
-        raise InvalidInput(f"{method!r} is not one of {list(MCNEMAR_METHODS)}", field="method")
+    check_choice(method, MCNEMAR_METHODS, "method")
     codes = encode_labels({"y_true": y_true, "pred1": pred1, "pred2": pred2}).codes
     table = paired_table(codes["pred1"] == codes["y_true"], codes["pred2"] == codes["y_true"])
     return mcnemar(table, method=method)

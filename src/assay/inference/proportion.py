@@ -14,11 +14,13 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
+from assay.checks import check_choice, check_confidence, check_count, check_number
 from assay.errors import InvalidInput
-from assay.inference.distributions import beta_ppf, check_confidence, normal_quantile
+from assay.inference.distributions import beta_ppf, normal_quantile
 from assay.inference.estimate import ConfidenceInterval
 
-__all__ = ["ProportionMethod", "PROPORTION_METHODS", "ProportionInterval", "proportion_ci", "proportion_bounds"]
+__all__ = ["ProportionMethod", "PROPORTION_METHODS", "ProportionInterval", "proportion_ci", "proportion_bounds",
+           "successes_from_rate"]
 
 ProportionMethod = Literal["wilson", "clopper-pearson", "agresti-coull", "jeffreys", "normal"]
 PROPORTION_METHODS: tuple[str, ...] = get_args(ProportionMethod)
@@ -33,8 +35,7 @@ METHOD_TITLES = {
 
 
 def check_proportion_method(method: str) -> str:
-    if method not in PROPORTION_METHODS:
-        raise InvalidInput(f"{method!r} is not one of {list(PROPORTION_METHODS)}", field="method")
+    check_choice(method, PROPORTION_METHODS, "method")
     return method
 
 
@@ -155,28 +156,31 @@ def proportion_ci(
     >>> round(r.ci.low, 3), round(r.ci.high, 3)
     (0.199, 0.309)
     """
-    k = _as_count(successes, "successes")
-    total = _as_count(n, "n")
+    k = check_count(successes, "successes")
+    total = check_count(n, "n")
     if total < 1:
         raise InvalidInput(f"must be at least 1, got {total}", field="n")
     if k > total:
         raise InvalidInput(f"{k} is more than n = {total}", field="successes")
-    try:
-        confidence = check_confidence(confidence)
-    except ValueError as e:
-        raise InvalidInput(str(e), field="confidence") from None
+    confidence = check_confidence(confidence)
     check_proportion_method(method)
     low, high = proportion_bounds(k, total, confidence=confidence, method=method)
     return ProportionInterval(k, total, k / total, confidence, method, ConfidenceInterval(float(low), float(high)))
 
 
-def _as_count(x: Any, field: str) -> int:
-    if isinstance(x, (bool, np.bool_)):
-        raise InvalidInput(f"{x!r} is not a count", field=field)
-    try:
-        f = float(x)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"{x!r} is not a count", field=field) from None
-    if not f.is_integer() or f < 0:
-        raise InvalidInput(f"{x!r} is not a count (a whole number >= 0)", field=field)
-    return int(f)
+def successes_from_rate(rate: float, n: int) -> int:
+    """The whole number of successes K that an observed rate F stands for on N trials (K = F N).
+
+    >>> successes_from_rate(0.25, 1000)
+    250
+    >>> successes_from_rate(0.333, 10)
+    Traceback (most recent call last):
+    ...
+    assay.errors.InvalidInput: rate: 0.333 x n = 10 gives 3.33, which is not a whole number of successes
+    """
+    f = check_number(rate, "rate", low=0.0, high=1.0)
+    total = check_count(n, "n")
+    k = f * total
+    if abs(k - round(k)) > 1e-9 * max(1, total):
+        raise InvalidInput(f"{f:g} x n = {total} gives {k:g}, which is not a whole number of successes", field="rate")
+    return int(round(k))

@@ -8,11 +8,9 @@ A result is a frozen dataclass with (at least) ``pvalue``, ``confidence``,
 from __future__ import annotations
 
 import math
-from numbers import Real
 from typing import Any
 
-from assay.errors import InvalidInput
-from assay.inference.distributions import check_confidence
+from assay.checks import check_confidence
 from assay.inference.estimate import ConfidenceInterval, finite_or_none
 
 __all__ = ["format_pvalue", "format_level", "significance_verdict", "validate_confidence", "TwoSidedTest"]
@@ -88,12 +86,7 @@ def significance_verdict(what: str, pvalue: float, confidence: float, *, note: s
 
 def validate_confidence(confidence: Any) -> float:
     """The confidence level as a float in (0, 1); InvalidInput naming ``confidence`` otherwise."""
-    if isinstance(confidence, Real) and not isinstance(confidence, bool):
-        try:
-            return check_confidence(confidence)
-        except ValueError:
-            pass
-    raise InvalidInput(f"expected a number between 0 and 1 (exclusive), got {confidence!r}", field="confidence")
+    return check_confidence(confidence)
 
 
 # ----------------------------------------------------------------------------

@@ -5,7 +5,19 @@ from __future__ import annotations
 import os
 import tempfile
 
-__all__ = ["write_atomic"]
+__all__ = ["write_atomic", "register_input"]
+
+_INPUTS: set[tuple[int, int]] = set()
+"""(device, inode) of every file this process has read as input."""
+
+
+def register_input(path: str) -> None:
+    """Remember that ``path`` is an input, so that no output is ever written over it."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    _INPUTS.add((st.st_dev, st.st_ino))
 
 
 def write_atomic(path: str, data: str | bytes) -> None:

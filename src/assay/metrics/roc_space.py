@@ -16,6 +16,7 @@ to ROC analysis, Pattern Recognition Letters 27:861-874.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -141,7 +142,10 @@ def optimal_point(fpr: np.ndarray, tpr: np.ndarray, slope: float) -> OptimalPoin
     """
     fpr = np.asarray(fpr, dtype=np.float64)
     tpr = np.asarray(tpr, dtype=np.float64)
-    value = tpr - slope * fpr
+    if math.isinf(slope):  # only false positives count: the fewest of them, then the most true positives
+        value = np.where(fpr == fpr.min(), tpr, -np.inf)
+    else:
+        value = tpr - slope * fpr
     best = float(value.max())
     tol = 1e-12 * max(1.0, abs(best))
     winners = np.flatnonzero(value >= best - tol)

@@ -273,6 +273,21 @@ def _drop_reason(column: _Column, n: int) -> tuple[str | None, int]:
 # tables
 
 
+MAX_FEATURE_MAGNITUDE = 1e30
+"""The largest absolute value a numeric feature may hold. scikit-learn's trees compute in float32 (largest
+3.4e38) and its scalers and distances square and sum values, so much larger values become infinite or NaN
+inside a model, far from where the user could see why. Rescale such a column first."""
+
+
+def _check_magnitude(values: np.ndarray, name: str) -> None:
+    with np.errstate(invalid="ignore"):
+        large = np.abs(values) > MAX_FEATURE_MAGNITUDE
+    if large.any():
+        row = int(np.argmax(large))
+        raise InvalidInput(f"{values[row]:g} is too large for the models: features must lie within "
+                           f"±{MAX_FEATURE_MAGNITUDE:g} (rescale the column)", field=name, row=row)
+
+
 def encode_target(y: Any, *, field: str = "y") -> tuple[tuple[str, ...], np.ndarray]:
     """Class labels (sorted as assay sorts them) and the integer code of each row.
 
@@ -342,6 +357,8 @@ def features_from_columns(columns: Mapping[str, Any], *, target: str) -> tuple[F
         length = len(column.values) if column.values is not None else len(values)
         if length != n:
             raise InvalidInput(f"has {length} values but the target {target!r} has {n}", field=str(name))
+        if column.kind == "numeric":
+            _check_magnitude(column.values, str(name))
         reason, distinct = _drop_reason(column, n)
         if reason is not None:
             dropped.append((str(name), reason))

@@ -29,6 +29,7 @@ from typing import Any, Literal, get_args, overload
 
 import numpy as np
 
+from assay.checks import check_integer, check_seed
 from assay.errors import InvalidInput
 
 __all__ = ["Method", "METHODS", "REPEATED_METHODS", "BOOTSTRAP_METHODS", "Split", "Splits", "make_splits",
@@ -91,21 +92,11 @@ class Splits(Sequence[Split]):
 
 
 def _check_int(value: Any, field: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise InvalidInput(f"must be a whole number, got {value!r}", field=field)
-    if value < low:
-        raise InvalidInput(f"must be at least {low}, got {value}", field=field)
-    return int(value)
+    return check_integer(value, field, low=low)
 
 
 def _check_seed(seed: Any) -> int:
-    seed = _check_int(seed, "seed", 0)
-    if seed >= 2**32:
-        raise InvalidInput(f"must be below 2**32, got {seed}", field="seed")
-    return seed
+    return check_seed(seed)
 
 
 def _check_codes(y_codes: Any) -> np.ndarray:

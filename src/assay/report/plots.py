@@ -174,6 +174,30 @@ def _name(name: str | None, default: str) -> str:
 # drawing helpers
 
 
+def _literal_text(plot: Any) -> Any:
+    """Draw with matplotlib's mathtext off: class labels and model names are shown as written
+    (``$x^$`` would stop the drawing and ``$\\alpha$`` would become a Greek letter)."""
+    import functools
+
+    @functools.wraps(plot)
+    def draw(*args: Any, **kwargs: Any) -> Any:
+        from matplotlib import rc_context
+
+        from matplotlib.text import Text
+
+        with rc_context({"text.parse_math": False}):
+            ax = plot(*args, **kwargs)
+        for text in ax.findobj(Text):  # the title and axis labels were made with the axes, before
+            text.set_parse_math(False)
+        for axis in (ax.xaxis, ax.yaxis):  # and tick labels made at drawing time copy the first tick's
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                tick.label1.set_parse_math(False)
+                tick.label2.set_parse_math(False)
+        return ax
+
+    return draw
+
+
 def _axes(ax: Any) -> Any:
     if ax is not None:
         return ax
@@ -218,6 +242,7 @@ def _unit_axes(ax: Any, xlabel: str, ylabel: str, *, equal: bool = True) -> None
 # ROC
 
 
+@_literal_text
 def plot_roc(
     result: Any,
     ax: Any = None,
@@ -340,6 +365,7 @@ def plot_roc(
 # precision-recall
 
 
+@_literal_text
 def plot_pr(result: Any, ax: Any = None) -> Any:
     """Draw the precision-recall curve as the steps average precision sums, and the prevalence baseline.
 
@@ -406,6 +432,7 @@ def plot_pr(result: Any, ax: Any = None) -> Any:
 # gains and lift
 
 
+@_literal_text
 def plot_lift(result: Any, ax: Any = None, *, kind: LiftKind = "gains") -> Any:
     """Draw the cumulative gains chart or the lift chart (seed 002).
 
@@ -482,6 +509,7 @@ def plot_lift(result: Any, ax: Any = None, *, kind: LiftKind = "gains") -> Any:
 # calibration
 
 
+@_literal_text
 def plot_calibration(result: Any, ax: Any = None, *, model: str | None = None) -> Any:
     """Draw the reliability diagram of the calibration table.
 
@@ -546,6 +574,7 @@ def plot_calibration(result: Any, ax: Any = None, *, model: str | None = None) -
 # confusion matrix
 
 
+@_literal_text
 def plot_confusion(result: Any, ax: Any = None, *, normalize: ConfusionNormalization | None = "actual",
                    model: str | None = None) -> Any:
     """Draw the confusion matrix as a heatmap of counts, rows actual and columns predicted.
@@ -613,6 +642,7 @@ def plot_confusion(result: Any, ax: Any = None, *, normalize: ConfusionNormaliza
 # cost
 
 
+@_literal_text
 def plot_cost(result: Any, ax: Any = None, *, model: str | None = None) -> Any:
     """Draw the expected cost per instance against the threshold, the least-cost threshold marked.
 
@@ -680,6 +710,7 @@ def plot_cost(result: Any, ax: Any = None, *, model: str | None = None) -> Any:
 # folds
 
 
+@_literal_text
 def plot_folds(validation: Any, ax: Any = None) -> Any:
     """Draw each model's error rate per test part (fold, round) with the method's estimate.
 

@@ -1,0 +1,384 @@
+"""The boundary: every number and array a user gives is checked once, and only InvalidInput escapes.
+
+Each test named after a defect of the reliability audit failed before its fix. The fuzz at the end
+calls the public API with random, often hostile, arguments and asserts that nothing but
+``InvalidInput`` (or a result) comes out: no TypeError, IndexError, OverflowError, numpy AxisError,
+pyarrow error or hang.
+"""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import assay
+from assay import InvalidInput
+from assay.checks import CONFIDENCE_MAX, check_confidence, check_count_table, check_number, check_range
+from assay.cli import main
+
+Y = [1, 0, 1, 1, 0, 0, 1, 0]
+P = [0.9, 0.2, 0.7, 0.6, 0.4, 0.1, 0.8, 0.55]
+
+
+def cli(argv, capsys):
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def one_line_error(status, err):
+    assert status == 2
+    assert err.startswith("assay: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+
+
+@pytest.fixture
+def scores_csv(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("y,p,yhat\n" + "".join(f"{y},{p},{int(p >= 0.5)}\n" for y, p in zip(Y * 5, P * 5)))
+    return path
+
+
+# ----------------------------------------------------------------------------
+# the checks themselves
+
+
+@pytest.mark.parametrize("value", [0.0, 1.0, 1.5, -0.1, math.nan, math.inf, "high", None, 0.9999999999999999,
+                                   True, [0.95], 1j])
+def test_confidence_refused(value):
+    with pytest.raises(InvalidInput, match="^confidence: "):
+        check_confidence(value)
+
+
+@pytest.mark.parametrize("value", [1e-9, 0.5, 0.95, CONFIDENCE_MAX, np.float32(0.9)])
+def test_confidence_accepted(value):
+    assert check_confidence(value) == float(value)
+
+
+def test_confidence_at_the_limit_gives_finite_intervals():
+    r = assay.proportion_ci(5, 10, confidence=CONFIDENCE_MAX)
+    assert 0.0 <= r.ci.low < 0.5 < r.ci.high <= 1.0
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, "one", None, [1.0], 2 + 0j])
+def test_number_refused(value):
+    with pytest.raises(InvalidInput, match="^x: must be"):
+        check_number(value, "x")
+
+
+def test_number_huge_integer_is_refused_not_overflowing():
+    with pytest.raises(InvalidInput):
+        check_number(10**400, "x")
+
+
+@pytest.mark.parametrize("value", [(0.1,), (0.3, 0.2), (0, 2), "0,1", None, (math.nan, 1)])
+def test_range_refused(value):
+    with pytest.raises(InvalidInput, match="^fpr_range: "):
+        check_range(value, "fpr_range")
+
+
+@pytest.mark.parametrize("table", [[[5, -3], [2, 7]], [[1e20, 1], [1, 1]], [[2**64, 1], [1, 1]], [[1.5, 1], [1, 1]],
+                                   [[math.nan, 1], [1, 1]], [[1, 2, 3]], [[1]], "ab", [["a", 1], [1, 1]],
+                                   [[2**53, 2**53], [1, 1]]])
+def test_count_table_refused(table):
+    with pytest.raises(InvalidInput, match="^matrix: "):
+        check_count_table(table)
+
+
+def test_count_table_exact_for_python_ints():
+    assert check_count_table([[2**52, 1], [1, 1]]).tolist() == [[2**52, 1], [1, 1]]
+
+
+# ----------------------------------------------------------------------------
+# the API's defects (audit item 8)
+
+
+def test_seed_bootstrap_and_ranges_are_checked():
+    with pytest.raises(InvalidInput, match="^seed: "):
+        assay.evaluate(Y, y_pred=Y, seed=-1)
+    with pytest.raises(InvalidInput, match="^bootstrap: "):
+        assay.evaluate(Y, y_pred=Y, bootstrap=math.nan)
+    with pytest.raises(InvalidInput, match="^bootstrap: "):
+        assay.evaluate(Y, y_pred=Y, bootstrap=10**20)
+    with pytest.raises(InvalidInput, match="^fpr_range: "):
+        assay.evaluate(Y, y_score=P, fpr_range=(0.1,))
+    with pytest.raises(InvalidInput, match="^lift_depth: "):
+        assay.evaluate(Y, y_score=P, lift_depth=math.nan)
+    with pytest.raises(InvalidInput, match="^threshold: "):
+        assay.evaluate(Y, y_score=P, threshold=math.inf)
+
+
+def test_confusion_cells_beyond_the_exact_range_are_refused():
+    with pytest.raises(InvalidInput, match="^matrix: cell \\(1, 1\\)"):
+        assay.evaluate_confusion([[16, 5], [5, 10**20]])
+    r = assay.evaluate_confusion([[16, 5], [5, 10**9]])
+    assert "accuracy" in str(r)
+
+
+def test_kappa_test_checks_its_table():
+    with pytest.raises(InvalidInput, match="cell \\(0, 1\\) is -3"):
+        assay.kappa_test([[5, -3], [2, 7]])
+    with pytest.raises(InvalidInput):
+        assay.kappa_test([[0, 0], [0, 0]])
+    r = assay.kappa_test([[88, 10, 2], [14, 40, 6], [18, 10, 12]])  # seed 004's example
+    assert round(r.kappa, 4) == 0.4915 and r.ci.low <= r.kappa <= r.ci.high
+
+
+def test_mcnemar_counts_beyond_int64_are_refused():
+    with pytest.raises(InvalidInput, match="^table: "):
+        assay.mcnemar([[1, 2**64], [3, 4]])
+    with pytest.raises(InvalidInput, match="^method: "):
+        assay.mcnemar([[1, 2], [3, 4]], method=["exact"])
+
+
+@pytest.mark.parametrize("labels", [[1j, 2j, 1j, 2j], np.array([1j, 2j, 1j, 2j]), [{"a": 1}, {"a": 2}] * 2,
+                                    [[1], [2]] * 2, [(1, 2), (3, 4)] * 2])
+def test_labels_that_are_not_labels(labels):
+    with pytest.raises(InvalidInput, match="^y_true"):
+        assay.evaluate(labels, y_pred=labels)
+
+
+def test_combined_hull_of_nothing():
+    with pytest.raises(InvalidInput, match="^rankings: "):
+        assay.combined_hull({})
+    with pytest.raises(InvalidInput, match="^rankings: "):
+        assay.combined_hull({"A": 0.5})
+
+
+def test_compare_names_and_specs():
+    a, b = {"y_pred": [1, 0, 1, 1, 0, 0, 1, 1]}, {"y_pred": [1, 1, 1, 0, 0, 0, 1, 0]}
+    with pytest.raises(InvalidInput, match="^names: "):
+        assay.compare(Y, a, b, names=("A",))
+    with pytest.raises(InvalidInput, match="^names: "):
+        assay.compare(Y, a, b, names=("A", "A"))
+    with pytest.raises(InvalidInput, match="^a: "):
+        assay.compare(Y, [1, 0], b)
+    with pytest.raises(InvalidInput, match="^a: "):
+        assay.compare_unpaired(None, None)
+
+
+def test_roc_auc_of_a_column_vector_equals_the_flat_one():
+    column = np.asarray(P).reshape(-1, 1)
+    assert assay.roc_auc(Y, column) == assay.roc_auc(Y, P)
+
+
+def test_labels_argument_must_be_a_list():
+    with pytest.raises(InvalidInput, match="^labels: "):
+        assay.confusion_counts(Y, Y, labels=3.0)
+    with pytest.raises(InvalidInput, match="^labels: "):
+        assay.evaluate(Y, y_pred=Y, labels="01")
+
+
+# ----------------------------------------------------------------------------
+# silently wrong or misleading (audit item 5)
+
+
+def test_all_scores_tied_is_not_called_separated():
+    r = assay.evaluate(Y, y_score=[0.5] * len(Y))
+    note = r.ranking.roc_auc.note
+    assert r.ranking.roc_auc.value == 0.5
+    assert "separated" not in note and "same score" in note
+
+
+def test_separated_classes_are_called_separated():
+    r = assay.evaluate([0, 0, 0, 1, 1, 1], y_score=[0.1, 0.2, 0.3, 0.7, 0.8, 0.9])
+    assert "perfectly separated" in r.ranking.roc_auc.note
+
+
+def test_infinite_iso_performance_slope_gives_valid_json_with_a_note(scores_csv, capsys):
+    for extra in (["--costs", "fp=1e308,fn=1e-308"], ["--prevalence", "1e-320"]):
+        status, out, err = cli(["report", str(scores_csv), "--truth", "y", "--score", "p", "--format", "json",
+                                *extra], capsys)
+        assert status == 0, err
+        iso = json.loads(out)["ranking"]["iso_performance"]
+        assert iso["slope"] is None and "infinite" in iso["note"]
+        assert iso["optimal"]["fpr"] == 0.0  # only false positives count: none of them
+
+
+def test_json_never_holds_nan_or_infinity():
+    from assay.report.json import render_json
+
+    text = render_json({"a": math.nan, "b": [math.inf, 1.0], "c": {"d": -math.inf}})
+    assert json.loads(text) == {"a": None, "b": [None, 1.0], "c": {"d": None}}
+
+
+def test_plots_show_labels_as_written(tmp_path):
+    from matplotlib.figure import Figure
+
+    from assay.report.plots import plot_confusion, plot_roc
+
+    y = ["$x^$", "$\\alpha$"] * 10
+    r = assay.evaluate(y, y_score=[0.1, 0.9] * 10, positive="$x^$", bootstrap=100)
+    for plot in (plot_confusion, plot_roc):
+        figure = Figure()
+        ax = plot(r, figure.add_subplot())
+        figure.savefig(tmp_path / "x.svg")  # mathtext would stop here on "$x^$"
+        assert any("$\\alpha$" in t.get_text() for t in ax.get_yticklabels() + ax.get_xticklabels()
+                   + [ax.title]) or plot is plot_roc
+
+
+def test_validate_feature_too_large_names_the_column(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    rows = [f"{rng.random()},{1e308 if i == 3 else rng.random()},{'ab'[i % 2]}" for i in range(40)]
+    path = tmp_path / "f.csv"
+    path.write_text("x1,x2,y\n" + "\n".join(rows) + "\n")
+    status, out, err = cli(["validate", str(path), "--target", "y", "--model", "naive-bayes", "--folds", "3"], capsys)
+    one_line_error(status, err)
+    assert "x2 row 4" in err and "1e+308" in err
+
+
+# ----------------------------------------------------------------------------
+# the command line's numbers (audit items 4 and 5)
+
+
+@pytest.mark.parametrize("extra, option", [
+    (["--seed", "-1"], "--seed"),
+    (["--confidence", "0.9999999999999999"], "--confidence"),
+    (["--confidence", "nan"], "--confidence"),
+    (["--bootstrap", "100000000000000000000"], "--bootstrap"),
+    (["--threshold", "inf"], "--threshold"),
+    (["--lift-depth", "nan"], "--lift-depth"),
+    (["--prevalence", "nan"], "--prevalence"),
+    (["--costs", "fp=nan,fn=1"], "--costs"),
+    (["--fpr-range", "0.3,0.1"], "--fpr-range"),
+    (["--bins", "0"], "--bins"),
+    (["--clip", "inf"], "--clip"),
+])
+def test_report_numbers_checked(scores_csv, capsys, extra, option):
+    status, out, err = cli(["report", str(scores_csv), "--truth", "y", "--score", "p", *extra], capsys)
+    one_line_error(status, err)
+    assert err.startswith(f"assay: error: {option}"), err
+
+
+def test_curves_at_nan(scores_csv, capsys):
+    status, out, err = cli(["curves", str(scores_csv), "--truth", "y", "--score", "p", "--kind", "thresholds",
+                            "--at", "nan"], capsys)
+    one_line_error(status, err)
+    assert out == "" and "--at" in err
+
+
+def test_interval_rate_nan(capsys):
+    status, out, err = cli(["interval", "--rate", "nan", "--n", "10"], capsys)
+    one_line_error(status, err)
+    assert "--rate" in err
+
+
+def test_compare_confidence_is_named(scores_csv, capsys):
+    status, out, err = cli(["compare", str(scores_csv), str(scores_csv), "--truth", "y", "--pred", "yhat",
+                            "--confidence", "1.5"], capsys)
+    one_line_error(status, err)
+    assert err.startswith("assay: error: --confidence: must be between 0 and 1"), err
+
+
+def test_mcnemar_calculator_counts_beyond_int64(capsys):
+    status, out, err = cli(["mcnemar", "--table", "1", str(2**64), "3", "4"], capsys)
+    one_line_error(status, err)
+
+
+# ----------------------------------------------------------------------------
+# the API fuzz: only InvalidInput escapes
+
+HOSTILE = st.sampled_from([None, math.nan, math.inf, -math.inf, -1, 0, 1, 0.5, 1.5, 1e308, 2**64, 10**20, 1e-320,
+                           "a", "", [], [[]], (), {}, 1j, True, (0.1,), (0.2, 0.1), np.array([[1, 2]]),
+                           {"fp": math.nan}, {"fp": 1e308, "fn": 1e-308}, [1, 2, 3]])
+
+
+def _labels(n):
+    return st.one_of(
+        st.lists(st.sampled_from([0, 1]), min_size=n, max_size=n),
+        st.lists(st.sampled_from(["a", "b", "c"]), min_size=n, max_size=n),
+        st.lists(st.sampled_from([0, 1, None, math.nan]), min_size=n, max_size=n),
+        st.lists(st.sampled_from([1j, {"a": 1}, (1,), 0]), min_size=n, max_size=n),
+        st.lists(st.sampled_from([0, 1.0, "1", True]), min_size=n, max_size=n),
+    )
+
+
+def _scores(n):
+    return st.one_of(
+        st.lists(st.floats(0, 1), min_size=n, max_size=n),
+        st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=n, max_size=n),
+        st.lists(st.sampled_from([0.5]), min_size=n, max_size=n),
+        st.lists(st.floats(0, 1), min_size=n, max_size=n).map(lambda v: np.asarray(v).reshape(-1, 1)),
+        st.lists(st.sampled_from(["0.1", "x", None]), min_size=n, max_size=n),
+        st.lists(st.floats(0, 1), min_size=n + 1, max_size=n + 1),
+    )
+
+
+def _maybe(default, alternative=None):
+    return st.one_of(st.just(default), HOSTILE) if alternative is None else \
+        st.one_of(st.just(default), alternative, HOSTILE)
+
+
+@st.composite
+def api_calls(draw):
+    n = draw(st.sampled_from([0, 1, 2, 6, 12]))
+    y = draw(_maybe(draw(_labels(n))))
+    name = draw(st.sampled_from(["evaluate", "evaluate_confusion", "rank", "roc_auc", "roc_curve",
+                                 "average_precision", "precision_recall_curve", "proportion_ci", "mcnemar",
+                                 "kappa_test", "error_difference", "compare", "delong_test", "mcnemar_predictions",
+                                 "cochran_q", "corrected_resampled_t", "combined_hull", "evaluate_regression",
+                                 "confusion_counts", "compare_unpaired"]))
+    f = getattr(assay, name)
+    options = {"confidence": draw(_maybe(0.95)), "seed": draw(_maybe(0)), "bootstrap": draw(_maybe(200))}
+    matrix = st.lists(st.lists(st.one_of(st.integers(-2, 30), st.sampled_from([1e20, 2**64, 1.5, math.nan])),
+                               min_size=2, max_size=3), min_size=1, max_size=3)
+    if name == "evaluate":
+        which = draw(st.sampled_from(["y_pred", "y_score"]))
+        prediction = draw(_maybe(draw(_labels(n) if which == "y_pred" else _scores(n))))
+        extra = {k: draw(_maybe(d)) for k, d in [("threshold", None), ("costs", None), ("prevalence", None),
+                                                 ("fpr_range", None), ("lift_depth", 0.1), ("positive", None),
+                                                 ("labels", None), ("beta", 1.0)]}
+        return name, lambda: f(y, **{which: prediction}, **options, **extra)
+    if name == "evaluate_confusion":
+        m = draw(_maybe([[5, 3], [2, 7]], matrix))
+        return name, lambda: str(f(m, **options, positive=draw(_maybe(None)), labels=draw(_maybe(None))))
+    if name == "rank":
+        s = draw(_scores(n))
+        extra = {k: draw(_maybe(d)) for k, d in [("costs", None), ("prevalence", None), ("fpr_range", None),
+                                                 ("lift_depth", 0.1), ("confidence", 0.95)]}
+        return name, lambda: f(y, y_score=s, **extra)
+    if name in ("roc_auc", "roc_curve", "average_precision", "precision_recall_curve"):
+        s = draw(_scores(n))
+        extra = {"pos_label": draw(_maybe(None)), "sample_weight": draw(_maybe(None))}
+        return name, lambda: f(y, s, **extra)
+    if name == "proportion_ci":
+        return name, lambda: f(draw(_maybe(3)), draw(_maybe(10)), confidence=options["confidence"],
+                               method=draw(_maybe("wilson")))
+    if name in ("mcnemar", "kappa_test"):
+        m = draw(_maybe([[5, 3], [2, 7]], matrix))
+        return name, lambda: f(m) if name == "mcnemar" else f(m, confidence=options["confidence"])
+    if name == "error_difference":
+        return name, lambda: f(draw(_maybe(0.15)), draw(_maybe(30)), draw(_maybe(0.25)), draw(_maybe(5000)),
+                               confidence=options["confidence"])
+    if name == "compare":
+        a, b = {"y_pred": draw(_labels(n))}, {"y_pred": draw(_labels(n))}
+        return name, lambda: f(y, draw(_maybe(a)), draw(_maybe(b)), names=draw(_maybe(("A", "B"))), **options)
+    if name == "delong_test":
+        return name, lambda: f(y, draw(_scores(n)), draw(_scores(n)), confidence=options["confidence"])
+    if name == "mcnemar_predictions":
+        return name, lambda: f(y, draw(_labels(n)), draw(_labels(n)), method=draw(_maybe("auto")))
+    if name == "cochran_q":
+        return name, lambda: f(draw(_maybe(np.ones((n, 3), dtype=bool), matrix)))
+    if name == "corrected_resampled_t":
+        return name, lambda: f(draw(_scores(n)), n_train=draw(_maybe(90)), n_test=draw(_maybe(10)),
+                               confidence=options["confidence"])
+    if name == "combined_hull":
+        return name, lambda: f(draw(_maybe({})))
+    if name == "evaluate_regression":
+        return name, lambda: f(draw(_scores(n)), draw(_scores(n)), **options)
+    if name == "confusion_counts":
+        return name, lambda: f(y, draw(_labels(n)), labels=draw(_maybe(None)))
+    return name, lambda: f(draw(HOSTILE), draw(HOSTILE), confidence=options["confidence"])
+
+
+@settings(max_examples=300)
+@given(api_calls())
+def test_api_fuzz_only_invalid_input_escapes(call):
+    name, thunk = call
+    try:
+        thunk()
+    except InvalidInput:
+        pass
