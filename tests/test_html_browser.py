@@ -79,7 +79,7 @@ def console_errors(driver):
 def report_page(tmp_path_factory):
     path = tmp_path_factory.mktemp("html") / "report.html"
     status = main(["report", str(DATA / "asah.csv"), "--truth", "outcome", "--score", "s100b", "--positive", "Poor",
-                   "--threshold", "0.2", "--html", str(path), "--format", "json", "-o", os.devnull])
+                   "--threshold", "0.2", "--html", str(path), "--format", "json", "-o", str(path.with_suffix(".json"))])
     assert status == 0
     return path
 

@@ -148,3 +148,76 @@ def test_a_large_input_takes_the_compiled_path_and_agrees(monkeypatch):
         np.testing.assert_array_equal(g, w)
     assert got[1] == pytest.approx(want[1], rel=1e-12)
     assert got[2] == pytest.approx(want[2], rel=1e-12)
+
+
+# ----------------------------------------------------------------------------
+# the compiled kernels never stop a run (reliability audit, item 2)
+
+
+def test_a_failing_compiler_falls_back(monkeypatch):
+    """numba's cache or compiler failing (RuntimeError at build) leaves the in-memory kernels, then numpy."""
+    from assay.summaries import _kernels
+
+    real_build = _kernels.build
+    calls = []
+
+    def build(*, cache):
+        calls.append(cache)
+        if cache:
+            raise RuntimeError("cannot cache function 'make_keys': no locator available")
+        return real_build(cache=False)
+
+    monkeypatch.setattr(_kernels, "build", build)
+    monkeypatch.setattr(kernels, "_module", None)
+    assert kernels.compiled(kernels.MIN_SIZE) is not None and calls == [True, False]
+
+    monkeypatch.setattr(_kernels, "build", lambda *, cache: (_ for _ in ()).throw(RuntimeError("no compiler")))
+    monkeypatch.setattr(kernels, "_module", None)
+    assert kernels.compiled(kernels.MIN_SIZE) is None  # the numpy path serves
+    y = np.arange(300_000) % 3 == 0
+    s = np.linspace(0, 1, 300_000)
+    assert assay.roc_auc(y, s) == pytest.approx(0.5, abs=0.01)
+
+
+def test_read_only_install_without_a_cache_directory(tmp_path):
+    """A copy of the package where numba finds no cache directory (its __pycache__ cannot be made and no
+    home or cache directory exists, as in a read-only system package or container): numba's cache raises
+    "cannot cache function ...: no locator available", and 250,000 rows (the compiled path) must still give
+    the numpy path's AUC. As root, permissions do not stop writes, so the directories are made impossible:
+    a file named __pycache__, and HOME and XDG_CACHE_HOME under /dev/null."""
+    import shutil
+    import subprocess
+    import sys
+
+    site = tmp_path / "site"
+    shutil.copytree(os.path.dirname(assay.__file__), site / "assay", ignore=shutil.ignore_patterns("__pycache__"))
+    (site / "assay" / "summaries" / "__pycache__").write_text("not a directory")
+    for root, dirs, files in os.walk(site):
+        for name in dirs + files:
+            os.chmod(os.path.join(root, name), 0o555 if name in dirs else 0o444)
+    script = ("import numpy as np, assay\n"
+              "from assay.summaries import _kernels, kernels\n"
+              "try:\n"
+              "    _kernels.build(cache=True)\n"
+              "    print('numba could cache')\n"
+              "except RuntimeError as e:\n"
+              "    print('numba cannot cache:', e)\n"
+              "rng = np.random.default_rng(0)\n"
+              "y = rng.random(250_000) < 0.3\n"
+              "s = rng.random(250_000) + y * 0.2\n"
+              "a = assay.roc_auc(y, s)\n"
+              "k = kernels.compiled(250_000)\n"
+              "kernels._module = False\n"
+              "b = assay.roc_auc(y, s)\n"
+              "print(a == b, k is not None)\n")
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(site), "HOME": "/dev/null/home",
+           "XDG_CACHE_HOME": "/dev/null/cache", "PYTHONDONTWRITEBYTECODE": "1"}
+    for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        if name in os.environ:
+            env[name] = os.environ[name]
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("numba cannot cache"), lines  # the situation of the audit is reproduced
+    assert lines[1] == "True True", lines  # same AUC; kernels compiled in memory

@@ -8,36 +8,73 @@ Every figure with its confidence interval, every comparison with a test.
 0.5
 """
 
-from assay.errors import InvalidInput
-from assay.evaluation import Evaluation, evaluate, evaluate_confusion
-from assay.evaluation.compatible import average_precision, precision_recall_curve, roc_auc, roc_curve
-from assay.evaluation.comparison import Comparison, compare, compare_unpaired
-from assay.evaluation.evaluate import rank
-from assay.evaluation.validation import Validation, validate
-from assay.inference.cochran import cochran_q
-from assay.inference.difference import error_difference, error_difference_from_counts
-from assay.inference.mcnemar import mcnemar_predictions
-from assay.inference.paired_bootstrap import paired_bootstrap
-from assay.inference.resampled import corrected_resampled_t, f_test_5x2cv, paired_t_5x2cv
-from assay.inference.roc_compare import delong_test
-from assay.evaluation.ranking import CombinedHull, Costs, RankingAnalysis, combined_hull
-from assay.evaluation.regression import RegressionEvaluation, evaluate_regression
-from assay.summaries.scores import ScoreCounts
-from assay.inference import (
-    PROPORTION_METHODS,
-    BootstrapSettings,
-    ConfidenceInterval,
-    Estimate,
-    KappaResult,
-    McNemarResult,
-    ProportionInterval,
-    kappa_test,
-    mcnemar,
-    proportion_ci,
-)
-from assay.summaries import ConfusionCounts, confusion_counts
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
+
+_EXPORTS: dict[str, str] = {
+    "InvalidInput": "assay.errors",
+    "Evaluation": "assay.evaluation",
+    "evaluate": "assay.evaluation",
+    "evaluate_confusion": "assay.evaluation",
+    "average_precision": "assay.evaluation.compatible",
+    "precision_recall_curve": "assay.evaluation.compatible",
+    "roc_auc": "assay.evaluation.compatible",
+    "roc_curve": "assay.evaluation.compatible",
+    "Comparison": "assay.evaluation.comparison",
+    "compare": "assay.evaluation.comparison",
+    "compare_unpaired": "assay.evaluation.comparison",
+    "rank": "assay.evaluation.evaluate",
+    "Validation": "assay.evaluation.validation",
+    "validate": "assay.evaluation.validation",
+    "cochran_q": "assay.inference.cochran",
+    "error_difference": "assay.inference.difference",
+    "error_difference_from_counts": "assay.inference.difference",
+    "mcnemar_predictions": "assay.inference.mcnemar",
+    "paired_bootstrap": "assay.inference.paired_bootstrap",
+    "corrected_resampled_t": "assay.inference.resampled",
+    "f_test_5x2cv": "assay.inference.resampled",
+    "paired_t_5x2cv": "assay.inference.resampled",
+    "delong_test": "assay.inference.roc_compare",
+    "CombinedHull": "assay.evaluation.ranking",
+    "Costs": "assay.evaluation.ranking",
+    "RankingAnalysis": "assay.evaluation.ranking",
+    "combined_hull": "assay.evaluation.ranking",
+    "RegressionEvaluation": "assay.evaluation.regression",
+    "evaluate_regression": "assay.evaluation.regression",
+    "ScoreCounts": "assay.summaries.scores",
+    "PROPORTION_METHODS": "assay.inference",
+    "BootstrapSettings": "assay.inference",
+    "ConfidenceInterval": "assay.inference",
+    "Estimate": "assay.inference",
+    "KappaResult": "assay.inference",
+    "McNemarResult": "assay.inference",
+    "ProportionInterval": "assay.inference",
+    "kappa_test": "assay.inference",
+    "mcnemar": "assay.inference",
+    "proportion_ci": "assay.inference",
+    "ConfusionCounts": "assay.summaries",
+    "confusion_counts": "assay.summaries",
+}
+"""Each public name and the module it comes from: imported on first use, so that ``import assay``
+(and the command line's start) costs nothing until a name is needed."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'assay' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = [
     "cochran_q",

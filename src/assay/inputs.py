@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
+from assay.limits import MAX_CLASSES
 
 __all__ = [
     "EncodedLabels",
@@ -336,6 +337,11 @@ def encode_labels(
         order = declared
     else:
         texts, order = _canonical_map(pooled)
+    if len(order) > MAX_CLASSES:
+        field = max(raw_uniques, key=lambda name: len(raw_uniques[name]))
+        raise InvalidInput(f"holds {len(raw_uniques[field]):,} distinct values: assay evaluates at most "
+                           f"{MAX_CLASSES:,} classes (is this a column of labels? scores go in y_score)",
+                           field=field)
     position = {label: i for i, label in enumerate(order)}
 
     codes: dict[str, np.ndarray] = {}

@@ -8,16 +8,32 @@ computes a number.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
-import click
+try:  # SIGTERM while the command line loads: a plain exit, as later (main() takes over then)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
+except ValueError:  # imported outside the main thread
+    pass
 
-from assay import __version__
-from assay.cli import calculators, compare, demo, report, validate
-from assay.cli.common import CONTEXT, UserError
+try:  # a Ctrl-C while the command line loads ends it with one line, as any other Ctrl-C
+    import click
+
+    from assay import __version__
+    from assay.cli import calculators, compare, demo, report, validate
+    from assay.cli.common import CONTEXT, UserError, on_interrupt, reset_interrupt
+except KeyboardInterrupt:
+    sys.stderr.write("assay: interrupted\n")
+    raise SystemExit(130) from None
 
 __all__ = ["main", "cli"]
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (SIGINT), as shells report it: 128 + 2."""
+
+TERMINATED = 143
+"""Exit status after SIGTERM: 128 + 15."""
 
 
 @click.group(context_settings=CONTEXT)
@@ -41,33 +57,112 @@ for module in (report, validate, compare, calculators, demo):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns (and exits with) the exit status."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    """Run the command line; returns (and exits with) the exit status.
+
+    0 on success; 2 with one line on standard error for a mistake of the user's; 130
+    after Ctrl-C and 143 after SIGTERM, with one line and no output file (the writer
+    removes its temporary file as the interruption unwinds); 1 with one line for a
+    bug, which should not happen and is worth reporting.
+    """
+    previous = _on_signals()
     try:
-        cli.main(args=args, prog_name="assay", standalone_mode=False)
-        status = 0
-    except UserError as e:
-        click.echo(f"assay: error: {e}", err=True)
-        status = 2
-    except click.exceptions.NoArgsIsHelpError as e:
-        click.echo(e.ctx.get_help() if e.ctx else str(e))
-        status = 0
-    except click.UsageError as e:
-        hint = f" (see: {e.ctx.command_path} --help)" if e.ctx else ""
-        click.echo(f"assay: error: {e.format_message()}{hint}", err=True)
-        status = 2
-    except click.ClickException as e:
-        click.echo(f"assay: error: {e.format_message()}", err=True)
-        status = 2
-    except click.exceptions.Abort:
-        click.echo("assay: aborted", err=True)
-        status = 130
-    except click.exceptions.Exit as e:
-        status = e.exit_code
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        status = 0
+        from assay.io.atomic import begin_run
+
+        args = list(sys.argv[1:] if argv is None else argv)
+        begin_run()
+        reset_interrupt()
+        status = _run(args)
+        if reset_interrupt() and status == 0:  # a Ctrl-C that the library swallowed, after the output
+            _say("assay: interrupted")
+            status = INTERRUPTED
+    except KeyboardInterrupt:  # between two steps of this function
+        _say("assay: interrupted")
+        status = INTERRUPTED
+    finally:
+        from assay.io.atomic import end_run
+
+        end_run()
+        if argv is None:  # the work is done: a late Ctrl-C or SIGTERM would only garble the exit
+            for signum in previous:
+                signal.signal(signum, signal.SIG_IGN)
+        else:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
     if argv is None:
         sys.exit(status)
     return status
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised where the program is, so that every cleanup on the way out runs."""
+
+
+def _on_signals() -> dict[int, object]:
+    """Turn SIGTERM and SIGINT into exceptions (main thread only; elsewhere the defaults stay).
+    Returns the handlers to put back."""
+    def terminate(signum: int, frame: object) -> None:
+        raise _Terminated()
+
+    sys.unraisablehook = _quiet_unraisable
+    previous = {}
+    try:
+        previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, terminate)
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, on_interrupt)
+    except ValueError:  # not the main thread: signals cannot be handled here
+        pass
+    return previous
+
+
+def _run(args: list[str]) -> int:
+    try:
+        cli.main(args=args, prog_name="assay", standalone_mode=False)
+        return 0
+    except UserError as e:
+        click.echo(f"assay: error: {e}", err=True)
+        return 2
+    except click.exceptions.NoArgsIsHelpError as e:
+        click.echo(e.ctx.get_help() if e.ctx else str(e))
+        return 0
+    except click.UsageError as e:
+        hint = f" (see: {e.ctx.command_path} --help)" if e.ctx else ""
+        click.echo(f"assay: error: {e.format_message()}{hint}", err=True)
+        return 2
+    except click.ClickException as e:
+        click.echo(f"assay: error: {e.format_message()}", err=True)
+        return 2
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        _say("assay: interrupted")
+        return INTERRUPTED
+    except _Terminated:
+        _say("assay: terminated")
+        return TERMINATED
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except MemoryError:
+        _say("assay: error: out of memory")
+        return 2
+    except Exception as e:  # a bug: one line, not a traceback (ASSAY_DEBUG=1 shows it)
+        if os.environ.get("ASSAY_DEBUG"):
+            raise
+        first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        _say(f"assay: internal error: {type(e).__name__}{': ' + first if first else ''} "
+             "(a bug in assay; ASSAY_DEBUG=1 shows where)")
+        return 1
+
+
+def _quiet_unraisable(info: object) -> None:
+    """A Ctrl-C or SIGTERM that landed in a finaliser is noted by its flag, not printed as a traceback."""
+    if not isinstance(getattr(info, "exc_value", None), (KeyboardInterrupt, _Terminated)):
+        sys.__unraisablehook__(info)  # type: ignore[arg-type]
+
+
+def _say(line: str) -> None:
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass

@@ -22,6 +22,34 @@ class UserError(Exception):
     """A mistake of the user's: printed as one line, exit status 2."""
 
 
+_interrupted = False
+
+
+def on_interrupt(signum: int, frame: Any) -> None:
+    """SIGINT: remember it, and raise KeyboardInterrupt where the program is.
+
+    Python swallows an exception raised inside a finaliser (``__del__``, as numba's
+    compiler runs them), so the flag lets the run notice a Ctrl-C that was lost there
+    before it writes anything.
+    """
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def reset_interrupt() -> bool:
+    """Forget a Ctrl-C (a new run starts); whether there was one."""
+    global _interrupted
+    was, _interrupted = _interrupted, False
+    return was
+
+
+def stop_if_interrupted() -> None:
+    """Raise KeyboardInterrupt if a Ctrl-C came and was lost: called before any output is written."""
+    if _interrupted:
+        raise KeyboardInterrupt
+
+
 def fail(err: InvalidInput, names: dict[str, str] | None = None) -> UserError:
     """The library's error, with its argument names turned into the user's options and columns."""
     return UserError(err.describe(names=names, one_based=True))
@@ -29,6 +57,7 @@ def fail(err: InvalidInput, names: dict[str, str] | None = None) -> UserError:
 
 def emit(text: str, output: str | None) -> None:
     """Write to a file atomically, or to standard output."""
+    stop_if_interrupted()
     if output:
         from assay.io.atomic import write_atomic
 
@@ -70,6 +99,7 @@ def write_pictures(result: Any, html: str | None, plots: str | None) -> None:
     from assay.errors import InvalidInput
     from assay.io.atomic import write_atomic
 
+    stop_if_interrupted()
     if html:
         from assay.report.html import render_html
 
@@ -112,7 +142,12 @@ def prediction_options(f: Callable) -> Callable:
         click.option("--score", metavar="COL", help="Column of scores or probabilities of the positive class."),
         click.option("--proba", metavar="COLS", help="Comma-separated probability columns, each named by its class."),
         click.option("--input-format", type=click.Choice(["csv", "tsv", "parquet", "jsonl"]),
-                     help="Format of FILE (default: from its extension or content)."),
+                     help="Format of FILE (default: from its extension or content; compressed files are "
+                          "recognised by their first bytes)."),
+        click.option("--na-values", metavar="LIST",
+                     help="Comma-separated cells of a CSV that mean a missing value (default: empty, NA, N/A, "
+                          "NaN, nan, null, NULL, #N/A and the like; --na-values '' leaves only empty cells "
+                          "missing, so that a class may be called NA)."),
     ]):
         f = decorator(f)
     return f
@@ -135,7 +170,8 @@ def _split_columns(value: str) -> list[str]:
 
 
 def read_predictions(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
-                     input_format: str | None, *, allow: tuple[str, ...] = ("pred", "score", "proba"),
+                     input_format: str | None, na_values: str | None = None, *,
+                     allow: tuple[str, ...] = ("pred", "score", "proba"),
                      truth_as_text: bool = True, extra_columns: tuple[str, ...] = ()) -> Predictions:
     """Read FILE's truth and prediction columns, with one-line errors for every mistake."""
     if file is None:
@@ -161,7 +197,7 @@ def read_predictions(file: str | None, truth: str | None, pred: str | None, scor
         ([score] if score else []) + proba_columns
     try:
         data = read_columns(file, text_columns=text_cols, number_columns=number_cols + list(extra_columns),
-                            format=input_format)
+                            format=input_format, na_values=parse_na_values(na_values))
     except InvalidInput as e:
         raise fail(e, {"format": "--input-format"}) from None
     names = {"y_true": f"column {truth!r}"}
@@ -180,6 +216,13 @@ def read_predictions(file: str | None, truth: str | None, pred: str | None, scor
     source = {"file": data.source, "truth": truth, "pred": pred, "score": score, "proba": proba_columns or None}
     return Predictions(data.columns[truth], kwargs, names, {k: v for k, v in source.items() if v is not None},
                        score_name=score, extra={c: data.columns[c] for c in extra_columns})
+
+
+def parse_na_values(value: str | None) -> list[str] | None:
+    """'NA,-' -> ['', 'NA', '-'] (an empty cell always means missing); None keeps the default."""
+    if value is None:
+        return None
+    return list(dict.fromkeys(["", *(v.strip() for v in value.split(","))]))
 
 
 def parse_pairs(value: str | None, option: str, *, keys: tuple[str, ...] | None = None) -> dict[str, float] | None:

@@ -92,7 +92,7 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @picture_options
 @output_options
 def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, score: str | None,
-            proba: str | None, input_format: str | None, id_column: str | None, names: tuple[str, ...],
+            proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None, names: tuple[str, ...],
             unpaired: bool, positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
             seed: int, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two classifiers' predictions: is one really better?
@@ -128,7 +128,7 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, 
     data = []
     for path, name in ((file_a, model_names[0]), (file, model_names[1])):
         try:
-            data.append(read_predictions(path, truth, pred, score, proba, input_format, extra_columns=extra))
+            data.append(read_predictions(path, truth, pred, score, proba, input_format, na_values, extra_columns=extra))
         except UserError as e:
             raise UserError(f"{name}: {e}") from None
     options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}

@@ -98,7 +98,7 @@ def register(cli: click.Group) -> None:
 @picture_options
 @output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
-           input_format: str | None, confusion_file: str | None, positive: str | None, threshold: float | None,
+           input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None, threshold: float | None,
            confidence: float, interval: str, beta: float, bootstrap: int, seed: int, auc_interval: str,
            costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
            prior: str | None, clip: float | None, bins: int, calibration: str, task: str, html: str | None,
@@ -144,7 +144,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     else:
         if file is None:
             raise UserError("give a FILE of predictions (or - for standard input), or --confusion FILE")
-        data = read_predictions(file, truth, pred, score, proba, input_format)
+        data = read_predictions(file, truth, pred, score, proba, input_format, na_values)
         if task != "classification" and pred:
             regression = _regression_if_numeric(data, task)
             if regression is not None:
@@ -227,7 +227,7 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
 @click.option("--output", "-o", metavar="PATH", help="Write to PATH (atomically) instead of stdout.")
 def curves(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
-           input_format: str | None, kind: str, positive: str | None, at: str | None, costs: str | None,
+           input_format: str | None, na_values: str | None, kind: str, positive: str | None, at: str | None, costs: str | None,
            prevalence: float | None, fmt: str, output: str | None) -> None:
     """Export the points of a curve (ROC, PR, lift, threshold table, hull) as CSV or JSON.
 
@@ -244,7 +244,7 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
 
     from assay.evaluation.evaluate import rank
 
-    data = read_predictions(file, truth, pred, score, proba, input_format, allow=("score", "proba"))
+    data = read_predictions(file, truth, pred, score, proba, input_format, na_values, allow=("score", "proba"))
     try:
         r = rank(data.truth, positive=positive, score_name=data.score_name,
                  costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")), prevalence=prevalence,

@@ -55,15 +55,27 @@ class ConfusionAnalysis:
     matrices: dict[str, list[list[float | None]]]
 
 
+MAX_CLASSES_BOOTSTRAPPED_PER_CLASS = 100
+"""Above this many classes, the per-class F1 (and the like) get no bootstrap interval: each would be another
+statistic over every resample, and the report would take minutes. Per-class proportions keep their exact
+intervals, and the averages their bootstrap ones."""
+
+
 class _Pending:
     """Collects statistics whose interval comes from the one shared bootstrap."""
 
     def __init__(self) -> None:
         self.functions: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
         self.values: dict[str, float] = {}
+        self.skipped: dict[str, str] = {}
+        self.skip_note: str | None = None
 
     def add(self, key: str, value: float, fn: Callable[[np.ndarray], np.ndarray]) -> str:
-        self.functions[key] = fn
+        """Register a statistic for the bootstrap (or, while ``skip_note`` is set, its value alone)."""
+        if self.skip_note is not None:
+            self.skipped[key] = self.skip_note
+        else:
+            self.functions[key] = fn
         self.values[key] = value
         return key
 
@@ -214,6 +226,9 @@ def analyse_confusion(
 
     per_class: dict[str, dict[str, Any]] = {}
     actual = counts.sum(axis=1)
+    if k > MAX_CLASSES_BOOTSTRAPPED_PER_CLASS:
+        pending.skip_note = (f"no interval: with more than {MAX_CLASSES_BOOTSTRAPPED_PER_CLASS} classes the "
+                             "per-class bootstrap is skipped (the averages keep theirs)")
     predicted = counts.sum(axis=0)
     class_metrics = PER_CLASS_METRICS + (("fbeta",) if beta != 1.0 else ())
     for j, label in enumerate(labels):
@@ -228,6 +243,7 @@ def analyse_confusion(
         entry["support"] = int(actual[j])
         entry["predicted"] = int(predicted[j])
         per_class[label] = entry
+    pending.skip_note = None
 
     averages: dict[str, dict[str, Estimate | str]] = {"micro": {}, "macro": {}, "weighted": {}}
     pooled = one_vs_rest(counts)
@@ -269,6 +285,8 @@ def analyse_confusion(
     def resolve(v: Estimate | str) -> Estimate:
         if isinstance(v, Estimate):
             return v
+        if v in pending.skipped:
+            return Estimate(pending.values[v], None, None, pending.skipped[v])
         b = intervals[v]
         return Estimate(pending.values[v], b.ci, "bootstrap-percentile", b.note)
 

@@ -19,8 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from assay.inference.estimate import ConfidenceInterval
+from assay.metrics.confusion import MatrixStack
 
 __all__ = ["BootstrapSettings", "BootstrapInterval", "bootstrap_matrix_ci"]
+
+MAX_RESAMPLED_CELLS = 500_000_000
+"""The most matrix cells a bootstrap draws (resamples × k²): about 10 s here. Beyond, intervals are skipped
+with a note rather than keeping the user waiting for minutes (2,000 resamples reach it at 500 classes)."""
 
 MIN_DEFINED = 0.99
 """An interval is given only when the statistic is defined in this share of resamples."""
@@ -81,17 +86,25 @@ def bootstrap_matrix_ci(
     """
     m = np.asarray(counts, dtype=np.int64)
     k = m.shape[0]
+    if settings.resamples * k * k > MAX_RESAMPLED_CELLS:
+        note = (f"no interval: {settings.resamples:,} bootstrap resamples of a {k:,} x {k:,} matrix exceed "
+                f"{MAX_RESAMPLED_CELLS:,} cells; fewer resamples (--bootstrap) make it possible")
+        return {name: BootstrapInterval(None, 0.0, note) for name in statistics}
     rng = np.random.default_rng(settings.seed)
     sizes = m.sum(axis=1)
     rows = [i for i in range(k) if sizes[i] > 0]
     per_chunk = max(1, min(settings.resamples, 4_000_000 // max(k * k, 1)))
     values: dict[str, list[np.ndarray]] = {name: [] for name in statistics}
+    # each row is drawn over its non-zero cells only: a zero cell stays zero, and numpy's multinomial
+    # draws nothing for a zero probability, so the draws (and the intervals) are the same as over
+    # the whole row, at a cost that grows with the non-zero cells rather than with k
+    cells = {i: np.flatnonzero(m[i]) for i in rows}
     done = 0
     while done < settings.resamples:
         size = min(per_chunk, settings.resamples - done)
-        stack = np.zeros((size, k, k), dtype=np.int64)
+        stack = np.zeros((size, k, k), dtype=np.int64).view(MatrixStack)
         for i in rows:
-            stack[:, i, :] = rng.multinomial(int(sizes[i]), m[i] / sizes[i], size=size)
+            stack[:, i, cells[i]] = rng.multinomial(int(sizes[i]), m[i, cells[i]] / sizes[i], size=size)
         for name, fn in statistics.items():
             values[name].append(np.asarray(fn(stack), dtype=np.float64).reshape(size))
         done += size

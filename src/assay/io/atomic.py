@@ -1,43 +1,134 @@
-"""Writing output files whole or not at all."""
+"""Writing output files: whole or not at all, and never over something that is not ours to replace.
+
+One writer serves every output (``-o``, ``--html``, ``--plots``, ``--predictions``):
+
+* a regular file, or a path that does not exist yet, is written to a hidden
+  temporary file beside it (``.assay-*.tmp``), flushed to disk and renamed over
+  the path: a reader sees the old file or the new one, never half of one;
+* a symbolic link is followed: its target is written (as above), the link stays;
+* anything else (a terminal, ``/dev/stdout``, ``/dev/null``, a pipe or FIFO, a
+  socket) is opened and written through, never renamed over or removed;
+* a path that is an input of the same run (the same file, also through a link
+  or a hard link) is refused, and so is a second output of the run to one file.
+
+The temporary file is removed on any exception, KeyboardInterrupt and SystemExit
+included (the command line turns SIGTERM into SystemExit). Only SIGKILL, which no
+program can catch, may leave one behind.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 
-__all__ = ["write_atomic", "register_input"]
+__all__ = ["write_atomic", "register_input", "OutputRefused", "begin_run", "end_run"]
 
 _INPUTS: set[tuple[int, int]] = set()
-"""(device, inode) of every file this process has read as input."""
+"""(device, inode) of every regular file this run has read as input."""
+
+_OUTPUTS: set[tuple[int, int]] = set()
+"""(device, inode) of every regular file this run has written."""
+
+
+class OutputRefused(OSError):
+    """An output path that must not be written: an input of the run, or an output already written."""
+
+
+_active = False
+"""Whether a run of the command line is under way: only then are inputs and outputs remembered (a
+notebook that reads a file and later writes it on purpose is not refused)."""
+
+
+def begin_run() -> None:
+    """A run starts: inputs and outputs are remembered from now on (the command line calls this first)."""
+    global _active
+    _INPUTS.clear()
+    _OUTPUTS.clear()
+    _active = True
+
+
+def end_run() -> None:
+    """The run is over: forget its inputs and outputs."""
+    global _active
+    _INPUTS.clear()
+    _OUTPUTS.clear()
+    _active = False
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of a regular file at ``path`` (links followed), else None."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
 def register_input(path: str) -> None:
     """Remember that ``path`` is an input, so that no output is ever written over it."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return
-    _INPUTS.add((st.st_dev, st.st_ino))
+    identity = _identity(path)
+    if identity is not None and _active:
+        _INPUTS.add(identity)
 
 
 def write_atomic(path: str, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename.
+    """Write ``data`` to ``path``: atomically for a regular file, through for a device or a pipe.
 
-    A reader never sees a half-written file, and an existing file is replaced
-    only once the new one is complete.
+    Raises
+    ------
+    OutputRefused
+        When ``path`` is an input of this run or was already written by it.
+    OSError
+        When it cannot be written (no such directory, no permission, a directory, ...).
     """
-    directory = os.path.dirname(os.path.abspath(path))
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    target = os.path.realpath(path)  # a link is followed: its target is what gets written
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise IsADirectoryError(21, "it is a directory")
+    if mode is not None and not stat.S_ISREG(mode):
+        _write_through(target, payload)
+        return
+    identity = _identity(target)
+    if identity in _INPUTS:
+        raise OutputRefused("it is an input of this run; choose another output path")
+    if identity in _OUTPUTS:
+        raise OutputRefused("another output of this run went there; give each output its own path")
+    _replace(target, payload, None if mode is None else stat.S_IMODE(mode))
+    written = _identity(target)
+    if written is not None and _active:
+        _OUTPUTS.add(written)
+
+
+def _write_through(target: str, payload: bytes) -> None:
+    """A device, a FIFO or a socket: written in place, never replaced."""
+    with open(target, "wb") as f:
+        f.write(payload)
+        f.flush()
+
+
+def _replace(target: str, payload: bytes, mode: int | None) -> None:
+    """A temporary file beside ``target``, synced, then renamed over it."""
+    directory = os.path.dirname(target) or "."
     fd, tmp = tempfile.mkstemp(prefix=".assay-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.write(payload)
             f.flush()
             os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
     except BaseException:
-        if os.path.exists(tmp):
+        try:
             os.unlink(tmp)
+        except FileNotFoundError:
+            pass
         raise

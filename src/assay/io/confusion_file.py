@@ -16,6 +16,7 @@ import os
 import sys
 
 from assay.errors import InvalidInput
+from assay.io.atomic import register_input
 from assay.summaries.confusion import ConfusionCounts
 
 __all__ = ["read_confusion", "parse_confusion"]
@@ -29,6 +30,7 @@ def read_confusion(path: str) -> ConfusionCounts:
     else:
         if not os.path.exists(path):
             raise InvalidInput(f"{path}: no such file")
+        register_input(path)
         try:
             with open(path, encoding="utf-8-sig", newline="") as f:
                 text = f.read()

@@ -10,13 +10,15 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Literal, get_args
+from typing import Any, Literal, get_args
 
 from assay.errors import InvalidInput
+from assay.io.atomic import register_input
 
-__all__ = ["TableFormat", "TABLE_FORMATS", "read_columns", "read_table", "detect_format", "ColumnData"]
+__all__ = ["TableFormat", "TABLE_FORMATS", "NA_VALUES", "read_columns", "read_table", "detect_format", "ColumnData"]
 
 TableFormat = Literal["csv", "tsv", "parquet", "jsonl"]
 TABLE_FORMATS: tuple[str, ...] = get_args(TableFormat)
@@ -32,6 +34,17 @@ _EXTENSIONS = {
     ".json": "jsonl",
 }
 _COMPRESSION = (".gz", ".bz2", ".zst", ".lz4")
+
+_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\x28\xb5\x2f\xfd", "zstd"), (b"\x04\x22\x4d\x18", "lz4"))
+"""A compressed file is known by its first bytes, whatever its name says."""
+
+NA_VALUES: tuple[str, ...] = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
+                              "1.#QNAN", "N/A", "NA", "NULL", "NaN", "n/a", "nan", "null")
+"""The cells of a CSV or TSV file that mean "missing" by default, as in pandas and pyarrow. A class
+labelled with one of them ("NA") needs ``na_values`` (``--na-values``) without it, e.g. ``[""]``."""
+
+MAX_BLOCK = 1 << 30
+"""The longest header or row a CSV may have (1 GiB): longer ones are refused rather than read."""
 
 
 @dataclass(frozen=True)
@@ -64,17 +77,51 @@ def detect_format(path: str, head: bytes | None = None) -> str:
     return "csv"
 
 
-def _open_source(path: str) -> tuple[str, BinaryIO | str, bytes | None]:
-    """(display name, path or buffer, first bytes)."""
+@dataclass(frozen=True)
+class _Source:
+    """Where a table comes from: its name for messages, how to open it afresh, and its first bytes."""
+
+    name: str
+    path: str | None
+    data: bytes | None
+    compression: str | None
+    head: bytes
+
+    def open(self) -> Any:
+        """A fresh readable stream (decompressed), or the path itself for a plain file."""
+        import pyarrow as pa
+
+        if self.data is not None:
+            return io.BytesIO(self.data)
+        if self.compression is None:
+            return self.path
+        return pa.input_stream(self.path, compression=self.compression)
+
+
+def _compression(head: bytes) -> str | None:
+    return next((name for magic, name in _MAGIC if head.startswith(magic)), None)
+
+
+def _open_source(path: str) -> _Source:
+    """The source of ``path`` (``-``: standard input, read whole), compression sniffed from its bytes."""
+    import pyarrow as pa
+
     if path == "-":
         data = sys.stdin.buffer.read()
+        compression = _compression(data[:4])
+        if compression is not None:
+            try:
+                data = pa.input_stream(pa.BufferReader(data), compression=compression).read()
+            except (OSError, pa.ArrowException) as e:
+                raise InvalidInput(f"standard input is not valid {compression} data: {_first_line(str(e))}") from None
         if not data.strip():
             raise InvalidInput("standard input is empty")
-        return "standard input", io.BytesIO(data), data[:4096]
+        return _Source("standard input", None, data, None, data[:4096])
     if not os.path.exists(path):
         raise InvalidInput(f"{path}: no such file")
     if os.path.isdir(path):
         raise InvalidInput(f"{path} is a directory, not a table")
+    register_input(path)
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
@@ -83,7 +130,29 @@ def _open_source(path: str) -> tuple[str, BinaryIO | str, bytes | None]:
         raise InvalidInput(f"{path}: {e.strerror or e}") from None
     if size == 0:
         raise InvalidInput(f"{path} is empty")
-    return path, path, head
+    compression = _compression(head)
+    if compression is not None:
+        try:
+            with pa.input_stream(path, compression=compression) as stream:
+                head = stream.read(4096)
+        except (OSError, pa.ArrowException) as e:
+            raise InvalidInput(f"{path} is not valid {compression} data: {_first_line(str(e))}") from None
+        if not head.strip():
+            raise InvalidInput(f"{path} is empty once decompressed")
+    return _Source(path, path, None, compression, head)
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """Keep Python's own SIGINT handling during a pyarrow read: pyarrow's may let a Ctrl-C go unnoticed
+    (the read finishes and the run goes on), Python's raises KeyboardInterrupt as soon as it returns."""
+    import pyarrow as pa
+
+    pa.enable_signal_handlers(False)
+    try:
+        yield
+    finally:
+        pa.enable_signal_handlers(True)
 
 
 def _missing_column(name: str, source: str, available: Sequence[str]) -> InvalidInput:
@@ -102,6 +171,7 @@ def read_columns(
     text_columns: Sequence[str] = (),
     number_columns: Sequence[str] = (),
     format: str | None = None,
+    na_values: Sequence[str] | None = None,
 ) -> ColumnData:
     """Read the named columns of a table.
 
@@ -116,39 +186,67 @@ def read_columns(
         with its row, by the code that needs numbers.
     format : {"csv", "tsv", "parquet", "jsonl"}, optional
         By default from the file name's extension, else from its first bytes.
+        Compressed files (gzip, bz2, zstd, lz4) are recognised by their first
+        bytes, whatever their name.
+    na_values : sequence of str, optional
+        The CSV and TSV cells that mean a missing value (default :data:`NA_VALUES`:
+        the empty cell, "NA", "null", "nan", ...). ``[""]`` lets a class be
+        called "NA".
 
     Raises
     ------
     InvalidInput
-        When the file does not exist, is empty, cannot be parsed, or lacks a column.
+        When the file does not exist, is empty, cannot be parsed, lacks a column
+        or holds it twice.
     """
     import pyarrow as pa
 
-    source, handle, head = _open_source(path)
-    fmt = format or detect_format(path if path != "-" else "", head)
+    src = _open_source(path)
+    fmt = format or detect_format(path if path != "-" else "", src.head)
     if fmt not in TABLE_FORMATS:
         raise InvalidInput(f"{fmt!r} is not one of the formats {list(TABLE_FORMATS)}", field="format")
     wanted = list(dict.fromkeys([*text_columns, *number_columns]))
+    nulls = list(NA_VALUES if na_values is None else na_values)
     try:
-        if fmt in ("csv", "tsv"):
-            table = _read_csv(handle, source, fmt, wanted, set(text_columns))
-        elif fmt == "parquet":
-            table = _read_parquet(handle, source, wanted)
-        else:
-            table = _read_jsonl(handle, source, wanted)
+        with _interruptible():
+            if fmt in ("csv", "tsv"):
+                table = _read_csv(src, fmt, wanted, set(text_columns), nulls)
+            elif fmt == "parquet":
+                table = _read_parquet(src, wanted)
+            else:
+                table = _read_jsonl(src, wanted, set(text_columns))
     except InvalidInput:
         raise
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError, ValueError) as e:
-        raise InvalidInput(f"{source} cannot be read as {fmt.upper()}: {_first_line(str(e))}") from None
+        raise InvalidInput(f"{src.name} cannot be read as {fmt.upper()}: {_first_line(str(e))}") from None
     if table.num_rows == 0:
-        raise InvalidInput(f"{source} has a header but no rows")
+        raise InvalidInput(f"{src.name} has a header but no rows")
     columns = {}
     for name in wanted:
         column = table.column(name)
+        if _is_nested(column.type):
+            raise InvalidInput(f"column {name!r} holds nested values ({column.type}), not labels or numbers")
         if name in text_columns and not pa.types.is_string(column.type) and not pa.types.is_large_string(column.type):
             column = _as_text(column)
         columns[name] = column
-    return ColumnData(source, columns, table.num_rows)
+    return ColumnData(src.name, columns, table.num_rows)
+
+
+def _is_nested(kind: Any) -> bool:
+    import pyarrow as pa
+
+    return pa.types.is_nested(kind) or (pa.types.is_dictionary(kind) and pa.types.is_nested(kind.value_type))
+
+
+def _check_names(names: Sequence[str], wanted: Sequence[str], source: str) -> None:
+    """Every wanted column present, and present once."""
+    for name in wanted:
+        if name not in names:
+            raise _missing_column(name, source, names)
+        positions = [i + 1 for i, n in enumerate(names) if n == name]
+        if len(positions) > 1:
+            raise InvalidInput(f"column {name!r} appears {len(positions)} times in {source} (columns "
+                               f"{', '.join(map(str, positions))}); rename all but one")
 
 
 def _as_text(column: Any) -> Any:
@@ -163,53 +261,161 @@ def _as_text(column: Any) -> Any:
     return column  # floats stay numbers: 1.0 and 1 are one class either way
 
 
-def _read_csv(handle: Any, source: str, fmt: str, wanted: list[str], text: set[str]) -> Any:
+def _csv_block(src: _Source) -> int:
+    """A block size that holds the header line (pyarrow needs the header within one block)."""
+    newline = src.head.find(b"\n")
+    if newline >= 0:
+        return max(1 << 20, 4 * newline)
+    return 1 << 22  # a header longer than the 4 KiB head: start large, grow if needed
+
+
+def _with_growing_blocks(read: Callable[[int], Any], start: int, source: str) -> Any:
+    """Call ``read(block_size)``, doubling the block while pyarrow says a header or a row did not fit."""
+    import pyarrow as pa
+
+    block = start
+    while True:
+        try:
+            return read(block)
+        except pa.ArrowInvalid as e:
+            text = str(e)
+            if "straddling" not in text and "Empty CSV file or block" not in text and "block size" not in text:
+                raise
+            if block >= MAX_BLOCK:
+                raise InvalidInput(f"{source} has a header or a row longer than {MAX_BLOCK >> 20} MiB") from None
+            block *= 4
+
+
+def _read_csv(src: _Source, fmt: str, wanted: list[str], text: set[str], nulls: list[str]) -> Any:
     import pyarrow as pa
     from pyarrow import csv
 
-    delimiter = "\t" if fmt == "tsv" else ","
-    parse = csv.ParseOptions(delimiter=delimiter)
-    header_opts = csv.ReadOptions(block_size=1 << 16)
-    # read the header first to name missing columns clearly
+    parse = csv.ParseOptions(delimiter="\t" if fmt == "tsv" else ",")
+
+    def names_of(block: int) -> list[str]:
+        return csv.open_csv(src.open(), read_options=csv.ReadOptions(block_size=block),
+                            parse_options=parse).schema.names
+
     try:
-        reader = csv.open_csv(handle, read_options=header_opts, parse_options=parse)
-        names = reader.schema.names
+        names = _with_growing_blocks(names_of, _csv_block(src), src.name)
     except pa.ArrowInvalid as e:
-        raise InvalidInput(f"{source} cannot be read as {fmt.upper()}: {_first_line(str(e))}") from None
-    for name in wanted:
-        if name not in names:
-            raise _missing_column(name, source, names)
-    if hasattr(handle, "seek"):
-        handle.seek(0)
+        raise InvalidInput(f"{src.name} cannot be read as {fmt.upper()}: {_first_line(str(e))}") from None
+    _check_names(names, wanted, src.name)
     convert = csv.ConvertOptions(
         include_columns=wanted,
         column_types={name: pa.string() for name in wanted if name in text},
+        null_values=nulls,
         strings_can_be_null=True,
     )
-    return csv.read_csv(handle, read_options=csv.ReadOptions(use_threads=True), parse_options=parse,
-                        convert_options=convert)
+
+    def table_of(block: int) -> Any:
+        return csv.read_csv(src.open(), read_options=csv.ReadOptions(use_threads=True, block_size=block),
+                            parse_options=parse, convert_options=convert)
+
+    return _with_growing_blocks(table_of, _csv_block(src), src.name)
 
 
-def _read_parquet(handle: Any, source: str, wanted: list[str]) -> Any:
+def _read_parquet(src: _Source, wanted: list[str]) -> Any:
     import pyarrow.parquet as pq
 
+    handle = src.open() if src.compression is None else io.BytesIO(src.open().read())
     schema = pq.read_schema(handle)
-    for name in wanted:
-        if name not in schema.names:
-            raise _missing_column(name, source, schema.names)
+    _check_names(schema.names, wanted, src.name)
     if hasattr(handle, "seek"):
         handle.seek(0)
     return pq.read_table(handle, columns=wanted)
 
 
-def _read_jsonl(handle: Any, source: str, wanted: list[str]) -> Any:
+def _read_jsonl(src: _Source, wanted: list[str], text: set[str]) -> Any:
+    """Only the wanted columns, typed from the first lines: other fields are ignored, whatever they hold."""
+    import pyarrow as pa
     from pyarrow import json
 
-    table = json.read_json(handle)
+    fields = [pa.field(name, kind) for name, kind in _json_types(src, wanted, text).items()]
+    options = json.ParseOptions(explicit_schema=pa.schema(fields), unexpected_field_behavior="ignore")
+    try:
+        return json.read_json(src.open(), parse_options=options)
+    except pa.ArrowInvalid as e:
+        raise _json_value_error(src, wanted, text, str(e)) from None
+
+
+def _json_types(src: _Source, wanted: list[str], text: set[str]) -> dict[str, Any]:
+    """The arrow type of each wanted field, from the values on the first lines (up to 1 MiB)."""
+    import json as pyjson
+
+    import pyarrow as pa
+
+    stream = src.open()
+    if isinstance(stream, str):
+        with open(stream, "rb") as f:
+            chunk = f.read(1 << 20)
+    else:
+        chunk = stream.read(1 << 20)
+    seen: dict[str, set[str]] = {name: set() for name in wanted}
+    keys: list[str] = []
+    lines = chunk.split(b"\n")
+    if len(chunk) == 1 << 20 and len(lines) > 1:
+        lines = lines[:-1]  # the last line may be cut short
+    for number, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            record = pyjson.loads(line)
+        except ValueError:
+            raise InvalidInput(f"{src.name} cannot be read as JSONL: line {number + 1} is not valid JSON") from None
+        if not isinstance(record, dict):
+            raise InvalidInput(f"{src.name} cannot be read as JSONL: line {number + 1} is not a JSON object")
+        keys.extend(k for k in record if k not in keys)
+        for name in wanted:
+            value = record.get(name)
+            kind = ("null" if value is None else "bool" if isinstance(value, bool) else
+                    "number" if isinstance(value, (int, float)) else "text" if isinstance(value, str) else "nested")
+            if kind == "nested":
+                raise InvalidInput(f"column {name!r} holds nested values ({type(value).__name__}), "
+                                   "not labels or numbers")
+            seen[name].add(kind)
+    _check_names(keys, wanted, src.name)
+    types = {}
     for name in wanted:
-        if name not in table.column_names:
-            raise _missing_column(name, source, table.column_names)
-    return table.select(wanted)
+        kinds = seen[name] - {"null"}
+        if name in text:
+            types[name] = pa.bool_() if kinds == {"bool"} else pa.float64() if kinds == {"number"} else pa.string()
+        else:
+            types[name] = pa.string() if kinds == {"text"} else pa.float64()
+    return types
+
+
+def _json_value_error(src: _Source, wanted: list[str], text: set[str], message: str) -> InvalidInput:
+    """Name the line and the value that pyarrow's JSON reader stopped at (its own row numbers count from 0,
+    within a block): found by reading the lines again, which only a bad file pays for."""
+    import json as pyjson
+
+    column = next((name for name in wanted if f"/{name})" in message), None)
+    if column is not None:
+        stream = src.open()
+        lines = stream if not isinstance(stream, str) else open(stream, "rb")
+        try:
+            kinds: set[type] = set()
+            for number, line in enumerate(io.BufferedReader(lines) if not hasattr(lines, "readline") else lines):
+                if not line.strip():
+                    continue
+                try:
+                    value = pyjson.loads(line).get(column)
+                except (ValueError, AttributeError):
+                    return InvalidInput(f"{src.name} line {number + 1} is not a JSON object")
+                kind = type(value) if value is not None else type(None)
+                kind = float if kind is int else kind
+                if column not in text and kind is not float and kind is not type(None):
+                    return InvalidInput(f"{value!r} is not a number", field=f"column {column!r}", row=number)
+                if kinds and kind not in kinds and kind is not type(None):
+                    return InvalidInput(f"{value!r} is not of the type of the column's earlier values",
+                                        field=f"column {column!r}", row=number)
+                if kind is not type(None):
+                    kinds.add(kind)
+        finally:
+            if hasattr(lines, "close"):
+                lines.close()
+    return InvalidInput(f"{src.name} cannot be read as JSONL: {_first_line(message)}")
 
 
 def read_table(path: str, *, format: str | None = None, required: Sequence[str] = ()) -> ColumnData:
@@ -221,25 +427,34 @@ def read_table(path: str, *, format: str | None = None, required: Sequence[str] 
     import pyarrow as pa
     from pyarrow import csv
 
-    source, handle, head = _open_source(path)
-    fmt = format or detect_format(path if path != "-" else "", head)
+    src = _open_source(path)
+    source = src.name
+    fmt = format or detect_format(path if path != "-" else "", src.head)
     if fmt not in TABLE_FORMATS:
         raise InvalidInput(f"{fmt!r} is not one of the formats {list(TABLE_FORMATS)}", field="format")
     try:
-        if fmt in ("csv", "tsv"):
-            parse = csv.ParseOptions(delimiter="\t" if fmt == "tsv" else ",")
-            table = csv.read_csv(handle, parse_options=parse, convert_options=csv.ConvertOptions(
-                strings_can_be_null=True))
-        elif fmt == "parquet":
-            import pyarrow.parquet as pq
+        with _interruptible():
+            if fmt in ("csv", "tsv"):
+                parse = csv.ParseOptions(delimiter="\t" if fmt == "tsv" else ",")
+                table = _with_growing_blocks(lambda block: csv.read_csv(
+                    src.open(), read_options=csv.ReadOptions(block_size=block), parse_options=parse,
+                    convert_options=csv.ConvertOptions(strings_can_be_null=True)), _csv_block(src), source)
+            elif fmt == "parquet":
+                import pyarrow.parquet as pq
 
-            table = pq.read_table(handle)
-        else:
-            from pyarrow import json
+                handle = src.open() if src.compression is None else io.BytesIO(src.open().read())
+                table = pq.read_table(handle)
+            else:
+                from pyarrow import json
 
-            table = json.read_json(handle)
+                table = json.read_json(src.open())
+    except InvalidInput:
+        raise
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError, ValueError) as e:
         raise InvalidInput(f"{source} cannot be read as {fmt.upper()}: {_first_line(str(e))}") from None
+    repeated = sorted({n for n in table.column_names if table.column_names.count(n) > 1})
+    if repeated:
+        _check_names(table.column_names, repeated, source)
     for name in required:
         if name not in table.column_names:
             raise _missing_column(name, source, table.column_names)

@@ -67,6 +67,22 @@ class Cells(NamedTuple):
         return self.tp + self.fp + self.fn + self.tn
 
 
+class MatrixStack(np.ndarray):
+    """A stack of confusion matrices (shape (B, k, k)) that computes its one-vs-rest cells once.
+
+    The bootstrap asks for the cells of every class, one statistic at a time: from a
+    plain array each request would sum the whole stack again (k requests of B k²
+    each, cubic in k); from a ``MatrixStack`` they are read off one computation.
+    """
+
+    def ovr(self) -> Cells:
+        cells = getattr(self, "_ovr", None)
+        if cells is None:
+            cells = _one_vs_rest(np.asarray(self))
+            self._ovr = cells
+        return cells
+
+
 def one_vs_rest(matrices: np.ndarray, index: int | None = None) -> Cells:
     """Cells of class ``index`` against all others (every class when None).
 
@@ -79,6 +95,13 @@ def one_vs_rest(matrices: np.ndarray, index: int | None = None) -> Cells:
     >>> float(c.tp), float(c.fp), float(c.fn), float(c.tn)
     (7.0, 1.0, 2.0, 5.0)
     """
+    cells = matrices.ovr() if isinstance(matrices, MatrixStack) else _one_vs_rest(matrices)
+    if index is None:
+        return cells
+    return Cells(cells.tp[..., index], cells.fp[..., index], cells.fn[..., index], cells.tn[..., index])
+
+
+def _one_vs_rest(matrices: np.ndarray) -> Cells:
     m = np.asarray(matrices, dtype=np.float64)
     diag = np.diagonal(m, axis1=-2, axis2=-1)
     actual = m.sum(axis=-1)
@@ -86,9 +109,7 @@ def one_vs_rest(matrices: np.ndarray, index: int | None = None) -> Cells:
     total = m.sum(axis=(-2, -1))[..., None]
     tp, fp, fn = diag, predicted - diag, actual - diag
     tn = total - tp - fp - fn
-    if index is None:
-        return Cells(tp, fp, fn, tn)
-    return Cells(tp[..., index], fp[..., index], fn[..., index], tn[..., index])
+    return Cells(tp, fp, fn, tn)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:

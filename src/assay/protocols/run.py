@@ -10,6 +10,7 @@ them one after the other.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -199,7 +200,7 @@ def _fit(model: Any, X: np.ndarray, y: np.ndarray, name: str, where: str) -> Non
                            f"class{'es' if classes != 1 else ''}): {message}", field="model") from None
 
 
-def _proba(model: Any, X: np.ndarray, k: int) -> np.ndarray | None:
+def _proba(model: Any, X: np.ndarray, k: int, name: str, where: str) -> np.ndarray | None:
     """Probabilities over all k classes in code order; 0 for classes the model never saw."""
     if not hasattr(model, "predict_proba"):
         return None
@@ -207,6 +208,9 @@ def _proba(model: Any, X: np.ndarray, k: int) -> np.ndarray | None:
         p = np.asarray(model.predict_proba(X), dtype=np.float64)
     except (AttributeError, NotImplementedError):
         return None
+    if not np.isfinite(p).all():  # the model's arithmetic failed (not the user's input): say which model
+        raise InvalidInput(f"{name!r} predicted probabilities that are not numbers on {where} (its arithmetic "
+                           "overflowed: rescale large features)", field="model")
     full = np.zeros((len(p), k))
     full[:, np.asarray(model.classes_).astype(np.intp)] = p
     return full
@@ -248,13 +252,40 @@ def _task(name: str, spec: str, features: Features, y: np.ndarray, k: int, split
         train_pred = all_pred[train]
     else:
         y_pred = _codes(model.predict(X[split.test]))
-    proba = _proba(model, X[split.test], k)
+    proba = _proba(model, X[split.test], k, name, where)
     return FoldPredictions(model=name, repeat=split.repeat, fold=split.fold, test_index=split.test, y_pred=y_pred,
                            proba=proba, train_index=train, train_pred=train_pred, tuned=tuned, all_pred=all_pred)
 
 
+@contextmanager
+def _workers_ignore_interrupt() -> Iterator[None]:
+    """Start the worker processes with Ctrl-C ignored (they inherit it), so that a Ctrl-C while they
+    load prints no traceback of theirs; the main process takes Ctrl-C again as soon as they are started."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _task_in_worker(*args: Any) -> FoldPredictions | tuple[str, str | None, int | None]:
-    """``_task`` for a joblib worker: a user's mistake comes back as a value, intact."""
+    """``_task`` for a joblib worker: a user's mistake comes back as a value, intact.
+
+    The worker ignores Ctrl-C: a terminal sends it to every process of the group, and
+    the main process alone stops the run and says so (in one line, not a traceback per worker).
+    """
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # a worker thread, not a process: nothing to do
+        pass
     try:
         return _task(*args)
     except InvalidInput as e:
@@ -417,7 +448,9 @@ def run_protocol(
 
         from joblib import Parallel, delayed
 
-        stream = Parallel(n_jobs=jobs, return_as="generator")(delayed(_task_in_worker)(*call(t)) for t in tasks)
+        with _workers_ignore_interrupt():
+            stream = Parallel(n_jobs=jobs, return_as="generator")(delayed(_task_in_worker)(*call(t))
+                                                                  for t in tasks)
         try:
             for result in stream:
                 if isinstance(result, tuple):

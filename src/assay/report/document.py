@@ -114,6 +114,11 @@ def _headline(ev: Evaluation) -> str:
     return text
 
 
+MAX_CLASSES_DRAWN = 60
+"""Above this many classes, a text or Markdown report describes the confusion matrix instead of drawing
+it (a million cells fit no terminal); the JSON keeps every cell."""
+
+
 def _confusion_table(ev: Evaluation) -> Table:
     counts = ev.confusion.counts
     by_actual = ev.analysis.matrices["normalized_by_actual"]
@@ -247,7 +252,11 @@ def evaluation_document(ev: Evaluation) -> list[Block]:
         b.para(note, "muted")
 
     b.heading("Confusion matrix")
-    b.table(_confusion_table(ev))
+    if len(ev.labels) <= MAX_CLASSES_DRAWN:
+        b.table(_confusion_table(ev))
+    else:
+        b.para(f"{len(ev.labels):,} × {len(ev.labels):,} classes: too many to draw as a table here; "
+               "--format json has every cell (rows actual, columns predicted).", "muted")
 
     level = level_text(ev.confidence)
     b.heading(f"Metrics ({level} confidence intervals)")

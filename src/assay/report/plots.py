@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 from collections.abc import Sequence
 from typing import Any, Literal, get_args
 
@@ -801,17 +800,14 @@ def _plan(result: Any) -> list[tuple[str, Any, tuple[float, float]]]:
 
 
 def _write(figure: Any, path: str, fmt: str) -> None:
-    """Save the figure to ``path`` atomically: into a temporary file beside it, then renamed."""
-    directory = os.path.dirname(path) or "."
-    fd, temporary = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            figure.savefig(out, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    """Save the figure to ``path`` through the one output writer (atomic for a file, never over an input)."""
+    import io
+
+    from assay.io.atomic import write_atomic
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
+    write_atomic(path, buffer.getvalue())
 
 
 def save_plots(result: Any, directory: str | os.PathLike[str]) -> list[str]:
@@ -850,7 +846,7 @@ def save_plots(result: Any, directory: str | os.PathLike[str]) -> list[str]:
     except OSError as e:
         raise InvalidInput(f"cannot create the directory: {e.strerror}", field="directory") from None
     written: list[str] = []
-    with rc_context({"svg.hashsalt": "assay", "svg.fonttype": "path"}):
+    with rc_context({"svg.hashsalt": "assay", "svg.fonttype": "path", "text.parse_math": False}):
         for stem, draw, size in plan:
             figure = Figure(figsize=size, layout="constrained")
             draw(figure.add_subplot())

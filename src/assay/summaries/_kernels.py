@@ -7,15 +7,22 @@ counts are int64 and areas are accumulated as exact integers where they can be
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numba
 import numpy as np
 
-__all__ = ["make_keys", "auc_twice_u", "runs", "run_counts", "keep_turning", "average_precision"]
+__all__ = ["KERNELS", "build"]
 
-_options = {"cache": True, "nogil": True, "boundscheck": False}
+KERNELS = ("make_keys", "auc_twice_u", "runs", "run_counts", "keep_turning", "average_precision")
 
 
-@numba.njit(**_options)
+def build(*, cache: bool) -> SimpleNamespace:
+    """The kernels compiled by numba, with numba's on-disk cache or without it (compiled in memory)."""
+    options = {"cache": cache, "nogil": True, "boundscheck": False}
+    return SimpleNamespace(**{name: numba.njit(**options)(globals()[name]) for name in KERNELS})
+
+
 def make_keys(bits, is_positive, keys, sign):  # pragma: no cover - compiled
     """keys[i] = (bits of score i) << 1 | class, -0.0 read as 0.0; False (keys unfinished) at a negative score.
 
@@ -33,7 +40,6 @@ def make_keys(bits, is_positive, keys, sign):  # pragma: no cover - compiled
     return True
 
 
-@numba.njit(**_options)
 def auc_twice_u(keys):  # pragma: no cover - compiled
     """(2 U, positives, negatives), U counting each (positive, negative) pair the positive ranks above,
     a tie one half.
@@ -61,7 +67,6 @@ def auc_twice_u(keys):  # pragma: no cover - compiled
     return twice_u, n - negatives, negatives
 
 
-@numba.njit(**_options)
 def runs(keys):  # pragma: no cover - compiled
     """The number of distinct scores (runs of equal keys but for the class bit)."""
     n = keys.shape[0]
@@ -74,7 +79,6 @@ def runs(keys):  # pragma: no cover - compiled
     return count
 
 
-@numba.njit(**_options)
 def run_counts(keys, tp, fp, bits, first, inverted):  # pragma: no cover - compiled
     """Going down the runs, write each one's cumulative (tp, fp) and its score's bits, from slot ``first``.
 
@@ -104,7 +108,6 @@ def run_counts(keys, tp, fp, bits, first, inverted):  # pragma: no cover - compi
     return slot
 
 
-@numba.njit(**_options)
 def keep_turning(tp, fp, bits, first):  # pragma: no cover - compiled
     """Keep, in place, the points from ``first`` on that scikit-learn's drop_intermediate keeps: the
     ends and every point where the curve turns (a second difference of tp or fp is not zero).
@@ -130,7 +133,6 @@ def keep_turning(tp, fp, bits, first):  # pragma: no cover - compiled
     return slot + 1
 
 
-@numba.njit(**_options)
 def average_precision(keys, positives_total):  # pragma: no cover - compiled
     """Sum over the distinct thresholds, going down, of the recall gained times the precision there.
 

@@ -21,14 +21,13 @@ positives among equal scores) and walks it from the top score down.
 from __future__ import annotations
 
 import os
-from types import ModuleType
 from typing import Any
 
 __all__ = ["MIN_SIZE", "compiled"]
 
 MIN_SIZE = int(os.environ.get("ASSAY_COMPILED_MIN_SIZE", 200_000))
 
-_module: ModuleType | None | bool = None  # None: not tried yet; False: numba unavailable
+_module: Any = None  # None: not tried yet; False: no compiled kernels here
 
 
 def compiled(n: int) -> Any:
@@ -37,10 +36,43 @@ def compiled(n: int) -> Any:
     if n < MIN_SIZE or os.environ.get("ASSAY_NO_COMPILED"):
         return None
     if _module is None:
-        try:
-            from assay.summaries import _kernels
-
-            _module = _kernels
-        except ImportError:  # numba missing or broken: the numpy code serves
-            _module = False
+        _module = _load()
     return _module or None
+
+
+def _load() -> Any:
+    """The kernels, compiled with numba's disk cache; else compiled in memory; else False.
+
+    numba's cache fails where the package is read-only and no cache directory is writable
+    (``RuntimeError: cannot cache function ...: no locator available``), and numba itself
+    may be missing or broken: each failure falls back to the next, never to an error.
+    """
+    try:
+        from assay.summaries import _kernels
+    except Exception:  # numba missing or broken: the numpy code serves
+        return False
+    for cache in (True, False):
+        try:
+            kernels = _kernels.build(cache=cache)
+            _probe(kernels)
+        except Exception:
+            continue
+        return kernels
+    return False
+
+
+def _probe(kernels: Any) -> None:
+    """Compile (or load) every kernel for the key types in use by running it on a tiny input."""
+    import numpy as np
+
+    for uint in (np.uint32, np.uint64):
+        bits = np.array([1, 2, 2], dtype=uint)
+        keys = np.empty(3, dtype=uint)
+        kernels.make_keys(bits, np.array([1, 0, 1], dtype=np.uint8), keys, uint(1) << uint(8 * bits.itemsize - 1))
+        keys.sort()
+        kernels.auc_twice_u(keys)
+        m = kernels.runs(keys)
+        tp, fp, out = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, uint)
+        kernels.run_counts(keys, tp, fp, out, 0, False)
+        kernels.keep_turning(tp, fp, out, 0)
+        kernels.average_precision(keys, 2)

@@ -1,0 +1,234 @@
+"""Outputs never harm: devices, pipes and links are written through, inputs are never overwritten, and a
+signal leaves no temporary file and no traceback (reliability audit, items 1 and 7).
+
+Every path written here is inside the test's temporary directory; the character device is the test's own
+pseudo-terminal, never /dev/null.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from assay.cli import main
+from assay.io.atomic import OutputRefused, begin_run, end_run, register_input, write_atomic
+
+
+@pytest.fixture
+def preds(tmp_path):
+    path = tmp_path / "preds.csv"
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(0.3 * y + 0.7 * rng.random(300), 0, 1)
+    path.write_text("y,p\n" + "".join(f"{a},{b:.4f}\n" for a, b in zip(y, p)))
+    return path
+
+
+@pytest.fixture(autouse=True)
+def no_run_left_open():
+    yield
+    end_run()
+
+
+def cli(argv, capsys):
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def leftovers(directory):
+    return [name for name in os.listdir(directory) if name.startswith(".assay-")]
+
+
+# ----------------------------------------------------------------------------
+# the writer
+
+
+def test_regular_file_is_replaced_whole(tmp_path):
+    begin_run()
+    path = tmp_path / "out.txt"
+    path.write_text("old")
+    os.chmod(path, 0o640)
+    write_atomic(str(path), "new")
+    assert path.read_text() == "new" and (os.stat(path).st_mode & 0o777) == 0o640
+    assert leftovers(tmp_path) == []
+
+
+def test_a_symlink_is_followed_not_replaced(tmp_path):
+    begin_run()
+    target = tmp_path / "target.txt"
+    target.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    write_atomic(str(link), "new")
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == "new"
+
+
+def test_a_dangling_symlink_creates_its_target(tmp_path):
+    begin_run()
+    link = tmp_path / "link.txt"
+    link.symlink_to(tmp_path / "new.txt")
+    write_atomic(str(link), "data")
+    assert link.is_symlink() and (tmp_path / "new.txt").read_text() == "data"
+
+
+def test_a_fifo_is_written_through(tmp_path):
+    begin_run()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(open(fifo, "rb").read()))
+    reader.start()
+    write_atomic(str(fifo), "through the pipe")
+    reader.join(timeout=10)
+    assert received == [b"through the pipe"]
+    assert os.path.exists(fifo) and not os.path.isfile(fifo)  # still a FIFO
+
+
+def test_a_character_device_is_written_through(tmp_path):
+    begin_run()
+    leader, follower = os.openpty()
+    device = os.ttyname(follower)
+    try:
+        write_atomic(device, "to the terminal\n")
+        assert os.read(leader, 100).replace(b"\r", b"") == b"to the terminal\n"
+        assert os.path.exists(device) and not os.path.isfile(device)  # still a device
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert leftovers(os.path.dirname(device)) == []
+
+
+def test_an_input_is_never_an_output(tmp_path):
+    begin_run()
+    data = tmp_path / "data.csv"
+    data.write_text("y,p\n1,0.5\n")
+    register_input(str(data))
+    link = tmp_path / "link.csv"
+    link.symlink_to(data)
+    hard = tmp_path / "hard.csv"
+    os.link(data, hard)
+    for path in (data, link, hard):
+        with pytest.raises(OutputRefused, match="input of this run"):
+            write_atomic(str(path), "report")
+    assert data.read_text() == "y,p\n1,0.5\n"
+
+
+def test_a_directory_is_refused(tmp_path):
+    begin_run()
+    with pytest.raises(IsADirectoryError):
+        write_atomic(str(tmp_path), "x")
+
+
+def test_a_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
+    begin_run()
+    path = tmp_path / "out.txt"
+    path.write_text("old")
+    monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(str(path), "new")
+    assert path.read_text() == "old" and leftovers(tmp_path) == []
+
+
+# ----------------------------------------------------------------------------
+# through the command line
+
+
+def test_output_over_the_input_is_refused(preds, capsys, tmp_path):
+    before = preds.read_bytes()
+    link = tmp_path / "link.csv"
+    link.symlink_to(preds)
+    for target in (preds, link):
+        status, out, err = cli(["report", str(preds), "--truth", "y", "--score", "p", "-o", str(target)], capsys)
+        assert status == 2 and err.count("\n") == 1 and "input of this run" in err, err
+    status, out, err = cli(["report", str(preds), "--truth", "y", "--score", "p", "--html", str(preds)], capsys)
+    assert status == 2 and "input of this run" in err
+    assert preds.read_bytes() == before
+
+
+def test_two_outputs_to_one_path_are_refused(preds, capsys, tmp_path):
+    both = tmp_path / "both.out"
+    status, out, err = cli(["report", str(preds), "--truth", "y", "--score", "p", "--html", str(both),
+                            "-o", str(both)], capsys)
+    assert status == 2 and "another output of this run" in err and err.count("\n") == 1
+    status, out, err = cli(["report", str(preds), "--truth", "y", "--score", "p", "-o", str(both)], capsys)
+    assert status == 0  # a new run may write it again
+
+
+def test_output_to_a_fifo_from_the_command_line(preds, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(open(fifo, "rb").read()))
+    reader.start()
+    done = subprocess.run([sys.executable, "-m", "assay", "report", str(preds), "--truth", "y", "--score", "p",
+                           "--format", "json", "-o", str(fifo)], capture_output=True, text=True, timeout=120)
+    reader.join(timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert received and received[0].startswith(b"{")
+
+
+# ----------------------------------------------------------------------------
+# signals (subprocesses: the real entry point and the real signal)
+
+
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory):
+    """A table that takes a couple of seconds to evaluate: time for a signal to land mid-run."""
+    path = tmp_path_factory.mktemp("big") / "big.csv"
+    rng = np.random.default_rng(1)
+    n = 2_000_000
+    y = rng.integers(0, 2, n)
+    p = rng.random(n)
+    with open(path, "w") as f:
+        f.write("y,p\n")
+        for start in range(0, n, 500_000):
+            f.write("".join(f"{a},{b:.6f}\n" for a, b in zip(y[start:start + 500_000], p[start:start + 500_000])))
+    return path
+
+
+def _signalled(args, signum, delay, cwd):
+    process = subprocess.Popen([sys.executable, "-m", "assay", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=cwd)
+    time.sleep(delay)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=120)
+    return process.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.parametrize("signum, status, word", [(signal.SIGINT, 130, "interrupted"),
+                                                  (signal.SIGTERM, 143, "terminated")])
+def test_a_signal_mid_run_leaves_nothing(big_csv, tmp_path, signum, status, word):
+    for delay in (0.1, 0.6, 1.2):
+        out_path = tmp_path / f"report-{delay}.json"
+        code, out, err = _signalled([
+            "report", str(big_csv), "--truth", "y", "--score", "p", "--format", "json", "-o", str(out_path)],
+            signum, delay, tmp_path)
+        if code == 0:  # the run finished before the signal: a complete file
+            assert out_path.exists()
+            continue
+        if code == -signum or "Fatal Python error: init_import_site" in err:
+            # the signal came while Python itself started, before any of assay ran: nothing to clean
+            assert not out_path.exists() and leftovers(tmp_path) == []
+            continue
+        assert code == status, (delay, code, err)
+        assert err.strip() == f"assay: {word}", err
+        assert not out_path.exists() and leftovers(tmp_path) == []
+
+
+def test_ctrl_c_under_parallel_validation_prints_no_worker_traceback(tmp_path):
+    process = subprocess.Popen([sys.executable, "-m", "assay", "validate", "--dataset", "breast-cancer",
+                                "--model", "random-forest", "--method", "repeated-cv", "--folds", "10",
+                                "--repeats", "5", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True, cwd=tmp_path)
+    time.sleep(1.5)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal does: every process of the group
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err.decode() and err.decode().strip().endswith("assay: interrupted")
