@@ -147,3 +147,20 @@ def test_random_bytes_raise_only_invalid_input(tmp_path_factory, data, fmt):
         read_columns(str(path), text_columns=["y"], number_columns=["p"], format=fmt)
     except InvalidInput:
         pass
+
+
+@pytest.mark.parametrize("cell", ["100000000000000000000", "18446744073709551616", "1e20", "-1", "1.5", "x"])
+def test_confusion_file_cells_beyond_exact_counts(tmp_path, capsys, cell):
+    path = tmp_path / "m.csv"
+    path.write_text(f"x,a,b\na,16,5\nb,5,{cell}\n")
+    status, out, err = cli(["report", "--confusion", str(path)], capsys)
+    one_line(status, err)
+    assert "row 3 (actual 'b'), column 'b'" in err and "not a whole count" in err
+
+
+def test_confusion_counts_refuse_what_int64_cannot_hold():
+    from assay import ConfusionCounts
+
+    with pytest.raises(InvalidInput, match="cell \\(0, 1\\)"):
+        ConfusionCounts(("a", "b"), [[1, 2**64], [3, 4]])
+    assert ConfusionCounts(("a", "b"), [[1.0, 2], [3, 4]]).counts.tolist() == [[1, 2], [3, 4]]

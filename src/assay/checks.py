@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
+from assay.limits import MAX_BOOTSTRAP_RESAMPLES, MAX_CLASSES, MAX_COUNT
 
 __all__ = [
     "CONFIDENCE_MAX",
@@ -165,8 +166,6 @@ def check_seed(value: Any, field: str = "seed") -> int:
 
 def check_resamples(value: Any, field: str = "bootstrap", *, minimum: int = 100) -> int:
     """A number of bootstrap resamples, from ``minimum`` to the documented limit."""
-    from assay.limits import MAX_BOOTSTRAP_RESAMPLES
-
     return check_integer(value, field, low=minimum, high=MAX_BOOTSTRAP_RESAMPLES)
 
 
@@ -204,8 +203,6 @@ def check_count(value: Any, field: str) -> int:
     ...
     assay.errors.InvalidInput: n: must be a count (a whole number >= 0) of at most 9,007,199,254,740,992, got -1
     """
-    from assay.limits import MAX_COUNT
-
     n = check_integer(value, field, what=f"a count (a whole number >= 0) of at most {MAX_COUNT:,}")
     if not 0 <= n <= MAX_COUNT:
         raise InvalidInput(f"must be a count (a whole number >= 0) of at most {MAX_COUNT:,}, got {n}", field=field)
@@ -226,8 +223,6 @@ def check_count_table(value: Any, field: str = "matrix", *, shape: tuple[int, in
     ...
     assay.errors.InvalidInput: matrix: cell (0, 1) is -3, not a whole count >= 0
     """
-    from assay.limits import MAX_COUNT, MAX_CLASSES
-
     wanted = "a square table of counts (k x k, k >= 2)" if shape is None else \
         f"a {shape[0]} x {shape[1]} table of counts"
     try:
@@ -273,8 +268,6 @@ def _numeric_counts(value: Any) -> np.ndarray | None:
         a = np.asarray(value)
     except (TypeError, ValueError):
         return None
-    from assay.limits import MAX_COUNT
-
     if a.dtype.kind in "iu":
         if a.size and (a.min() < 0 or a.max() > MAX_COUNT):
             return None

@@ -15,7 +15,9 @@ import io
 import os
 import sys
 
+from assay.checks import check_count, check_count_table
 from assay.errors import InvalidInput
+from assay.limits import MAX_COUNT
 from assay.io.atomic import register_input
 from assay.summaries.confusion import ConfusionCounts
 
@@ -74,14 +76,10 @@ def parse_confusion(text: str, *, source: str = "the matrix", delimiter: str | N
         values = []
         for col, cell in zip(predicted, cells[1:], strict=True):
             try:
-                value = float(cell)
-            except ValueError:
-                value = float("nan")
-            if not (value == value and value >= 0 and value.is_integer()):
-                raise InvalidInput(
-                    f"{source} row {line_no} (actual {label!r}), column {col!r}: {cell!r} is not a whole count >= 0"
-                )
-            values.append(int(value))
+                values.append(check_count(_number(cell), "cell"))
+            except InvalidInput:
+                raise InvalidInput(f"{source} row {line_no} (actual {label!r}), column {col!r}: {cell!r} is not "
+                                   f"a whole count >= 0 of at most {MAX_COUNT:,}") from None
         counts.append(values)
     if set(actual) != set(predicted):
         only_rows = [a for a in actual if a not in predicted]
@@ -94,4 +92,19 @@ def parse_confusion(text: str, *, source: str = "the matrix", delimiter: str | N
         raise InvalidInput(f"{source}: rows and columns must name the same classes; " + "; ".join(parts))
     order = [predicted.index(a) for a in actual]
     square = [[row[j] for j in order] for row in counts]
-    return ConfusionCounts(tuple(actual), square)
+    try:
+        return ConfusionCounts(tuple(actual), check_count_table(square, "matrix"))
+    except InvalidInput as e:
+        raise InvalidInput(f"{source}: {e.problem}") from None
+
+
+def _number(cell: str) -> int | float | str:
+    """A cell as an exact integer when it is one (beyond float precision too), else a float, else as is."""
+    try:
+        return int(cell)
+    except ValueError:
+        pass
+    try:
+        return float(cell)
+    except ValueError:
+        return cell

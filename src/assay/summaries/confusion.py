@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assay.checks import check_count_table
+from assay.limits import MAX_COUNT
+
 __all__ = ["ConfusionCounts", "confusion_counts"]
 
 
@@ -48,6 +51,8 @@ class ConfusionCounts:
             raise ValueError(f"counts must have shape ({k}, {k}), got {counts.shape}")
         if len(set(self.labels)) != k:
             raise ValueError(f"labels repeat: {self.labels}")
+        if counts.dtype.kind not in "iu" or (counts.dtype.kind == "u" and counts.size and counts.max() > MAX_COUNT):
+            counts = check_count_table(self.counts, "counts", shape=(k, k))  # floats, big integers: exact or refused
         counts = counts.astype(np.int64, copy=True)
         counts.setflags(write=False)
         object.__setattr__(self, "labels", tuple(self.labels))
