@@ -113,9 +113,11 @@ def test_json_lines_rows_count_from_1_like_csv(tmp_path, capsys):
         assert "column 'p' row 3: missing value" in err, (path, err)
 
 
-def test_a_wrong_type_in_a_used_json_column_names_its_line(tmp_path, capsys):
+@pytest.mark.parametrize("compressed", [False, True])
+def test_a_wrong_type_in_a_used_json_column_names_its_line(tmp_path, capsys, compressed):
+    text = b'{"y": 1, "p": 0.2}\n{"y": 0, "p": 0.1}\n{"y": 0, "p": "high"}\n'
     path = tmp_path / "bad.jsonl"
-    path.write_text('{"y": 1, "p": 0.2}\n{"y": 0, "p": 0.1}\n{"y": 0, "p": "high"}\n')
+    path.write_bytes(gzip.compress(text) if compressed else text)
     status, out, err = cli(["report", str(path), "--truth", "y", "--score", "p"], capsys)
     one_line(status, err)
     assert "column 'p' row 3: 'high' is not a number" in err

@@ -12,10 +12,11 @@ import signal
 import sys
 from collections.abc import Sequence
 
-try:  # SIGTERM while the command line loads: a plain exit, as later (main() takes over then)
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
+try:  # SIGTERM while the command line loads: a plain exit (put back at the end of this module; main()
+    # installs its own handlers for the run)
+    _sigterm_before_loading = signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
 except ValueError:  # imported outside the main thread
-    pass
+    _sigterm_before_loading = None
 
 try:  # a Ctrl-C while the command line loads ends it with one line, as any other Ctrl-C
     import click
@@ -54,6 +55,9 @@ def cli() -> None:
 
 for module in (report, validate, compare, calculators, demo):
     module.register(cli)
+
+if _sigterm_before_loading is not None:
+    signal.signal(signal.SIGTERM, _sigterm_before_loading)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -385,6 +385,21 @@ def _json_types(src: _Source, wanted: list[str], text: set[str]) -> dict[str, An
     return types
 
 
+class _Readable(io.RawIOBase):
+    """A pyarrow stream (a decompressing one has no readline) as a Python raw stream, to read lines from."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._stream.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
 def _json_value_error(src: _Source, wanted: list[str], text: set[str], message: str) -> InvalidInput:
     """Name the line and the value that pyarrow's JSON reader stopped at (its own row numbers count from 0,
     within a block): found by reading the lines again, which only a bad file pays for."""
@@ -393,10 +408,11 @@ def _json_value_error(src: _Source, wanted: list[str], text: set[str], message: 
     column = next((name for name in wanted if f"/{name})" in message), None)
     if column is not None:
         stream = src.open()
-        lines = stream if not isinstance(stream, str) else open(stream, "rb")
+        raw = open(stream, "rb") if isinstance(stream, str) else stream
+        lines = raw if isinstance(raw, (io.BytesIO, io.BufferedReader)) else io.BufferedReader(_Readable(raw))
         try:
             kinds: set[type] = set()
-            for number, line in enumerate(io.BufferedReader(lines) if not hasattr(lines, "readline") else lines):
+            for number, line in enumerate(lines):
                 if not line.strip():
                     continue
                 try:
