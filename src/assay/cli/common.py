@@ -12,7 +12,8 @@ import click
 from assay.errors import InvalidInput
 
 __all__ = ["UserError", "fail", "emit", "render", "FORMATS", "CONTEXT", "Predictions", "read_predictions",
-           "prediction_options", "output_options", "parse_pairs", "parse_range", "picture_options", "write_pictures"]
+           "prediction_options", "output_options", "parse_pairs", "parse_range", "parse_size", "progress_bar",
+           "picture_options", "write_pictures"]
 
 FORMATS = ("text", "json", "markdown")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -223,6 +224,39 @@ def parse_na_values(value: str | None) -> list[str] | None:
     if value is None:
         return None
     return list(dict.fromkeys(["", *(v.strip() for v in value.split(","))]))
+
+
+_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
+          "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30, "T": 1 << 40, "TB": 1 << 40, "TIB": 1 << 40}
+
+
+def parse_size(value: str, option: str) -> int:
+    """'2GB' -> 2147483648 bytes (K, M, G, T in powers of 1024; B or nothing for bytes)."""
+    import re
+
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([A-Za-z]*)\s*", value)
+    unit = match.group(2).upper() if match else ""
+    if match is None or unit not in _UNITS or float(match.group(1)) <= 0:
+        raise UserError(f"{option}: {value!r} is not a size such as 500MB or 2GB")
+    return int(float(match.group(1)) * _UNITS[unit])
+
+
+def progress_bar(fmt: str, what: str) -> tuple[Any, Callable[[int, int | None], None] | None]:
+    """A progress bar on a terminal for text output (rows read of rows expected, when known); nothing when
+    piped or for JSON."""
+    if fmt != "text" or not sys.stderr.isatty():
+        return None, None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
+                   console=Console(stderr=True))
+    task = bar.add_task(what, total=None)
+
+    def update(done: int, total: int | None) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, update
 
 
 def parse_pairs(value: str | None, option: str, *, keys: tuple[str, ...] | None = None) -> dict[str, float] | None:

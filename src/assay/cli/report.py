@@ -16,6 +16,7 @@ from assay.cli.common import (
     output_options,
     parse_pairs,
     parse_range,
+    parse_size,
     prediction_options,
     read_predictions,
     render,
@@ -24,6 +25,13 @@ from assay.cli.common import (
 from assay.errors import InvalidInput
 
 __all__ = ["register"]
+
+DEFAULT_MEMORY = "2GB"
+"""The memory budget when --memory is not given."""
+
+WHOLE_TABLE_FACTOR = 8
+"""A file is read whole when eight times its size fits in the budget (the columns read, their
+conversions and the sorted keys hold several copies of it), else in batches."""
 
 NAMES = {"positive": "--positive", "seed": "--seed", "interval": "--interval", "method": "--interval",
          "threshold": "--threshold", "confidence": "--confidence", "beta": "--beta", "thresholds": "--at",
@@ -91,6 +99,9 @@ def register(cli: click.Group) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @_ranking_options
 @_probabilistic_options
+@click.option("--memory", metavar="SIZE",
+              help="Memory budget (default 2GB): a larger FILE, a directory of parts or a glob is read in batches, "
+                   "exactly, for --pred and --score.")
 @click.option("--task", type=click.Choice(["auto", "classification", "regression"]), default="auto",
               show_default=True,
               help="regression: numeric predictions (MSE, MAE, relative errors, correlation); auto: regression "
@@ -101,7 +112,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None, threshold: float | None,
            confidence: float, interval: str, beta: float, bootstrap: int, seed: int, auc_interval: str,
            costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
-           prior: str | None, clip: float | None, bins: int, calibration: str, task: str, html: str | None,
+           prior: str | None, clip: float | None, bins: int, calibration: str, memory: str | None, task: str,
+           html: str | None,
            plots: str | None, fmt: str, output: str | None) -> None:
     """Evaluate predictions: the confusion matrix, every metric with its interval, the tests.
 
@@ -144,6 +156,21 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     else:
         if file is None:
             raise UserError("give a FILE of predictions (or - for standard input), or --confusion FILE")
+        if _streams(file, memory):
+            if proba or task == "regression":
+                what = "--proba" if proba else "--task regression"
+                raise UserError(f"{what} needs the whole table in memory: give one file that fits in --memory "
+                                f"(a directory, a glob or a larger file is read in batches for --pred and --score)")
+            result = _report_streamed(file, truth, pred, score, input_format, na_values, positive, threshold,
+                                      options, _ranking_kwargs(auc_interval, costs, prevalence, fpr_range,
+                                                               lift_depth) if score else {}, fmt)
+            result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
+                                                               "score": score}.items() if v is not None})
+            from assay.report.text import render_text
+
+            write_pictures(result, html, plots)
+            render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
+            return
         data = read_predictions(file, truth, pred, score, proba, input_format, na_values)
         if task != "classification" and pred:
             regression = _regression_if_numeric(data, task)
@@ -170,6 +197,46 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
 
     write_pictures(result, html, plots)
     render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
+
+
+def _streams(file: str, memory: str | None) -> bool:
+    """Whether FILE is read in batches: a directory, a glob, or a file too large for the memory budget
+    (the whole-table path holds several copies of the columns it reads)."""
+    import os
+
+    if file == "-":
+        return False
+    if os.path.isdir(file) or (any(c in file for c in "*?[") and not os.path.exists(file)):
+        return True
+    budget = parse_size(memory or DEFAULT_MEMORY, "--memory")
+    try:
+        return os.path.getsize(file) * WHOLE_TABLE_FACTOR > budget
+    except OSError:
+        return False
+
+
+def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, input_format: str | None,
+                     na_values: str | None, positive: str | None, threshold: float | None, options: dict[str, Any],
+                     ranking: dict[str, Any], fmt: str) -> Any:
+    from assay.cli.common import parse_na_values, progress_bar
+    from assay.evaluation.stream import evaluate_file
+
+    if truth is None:
+        raise UserError("--truth COL is required: the column of actual values")
+    if (pred is None) == (score is None):
+        raise UserError("give exactly one of --pred or --score (--proba needs the whole table in memory)")
+    bar, update = progress_bar(fmt, "reading")
+    try:
+        if bar is not None:
+            bar.start()
+        return evaluate_file(file, truth=truth, pred=pred, score=score, format=input_format,
+                             na_values=parse_na_values(na_values), progress=update, positive=positive,
+                             threshold=threshold, **options, **ranking)
+    except InvalidInput as e:
+        raise fail(e, {**NAMES, "format": "--input-format"}) from None
+    finally:
+        if bar is not None:
+            bar.stop()
 
 
 def _regression_if_numeric(data: Any, task: str) -> str | None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 
-from assay.cli.common import CONTEXT, UserError, fail, picture_options, output_options, render, write_pictures
+from assay.cli.common import (CONTEXT, UserError, fail, output_options, picture_options, progress_bar, render,
+                              write_pictures)
 from assay.errors import InvalidInput
 
 __all__ = ["register"]
@@ -37,22 +37,6 @@ def _split_model_option(values: tuple[str, ...], models: list[str], option: str)
             for m in models:
                 out[m].append(item)
     return out
-
-
-def _progress(fmt: str):
-    """A progress bar on a terminal for text output; nothing when piped or for JSON."""
-    if fmt != "text" or not sys.stderr.isatty():
-        return None, None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    bar = Progress(TextColumn("fitting"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   transient=True, console=__import__("rich.console").console.Console(stderr=True))
-    task = bar.add_task("fit", total=None)
-
-    def update(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-
-    return bar, update
 
 
 @click.command(context_settings=CONTEXT)
@@ -131,7 +115,7 @@ def validate(file: str | None, target: str | None, dataset: str | None, models: 
                 model_grids[m] = grid
     except InvalidInput as e:
         raise fail(e, NAMES) from None
-    bar, update = _progress(fmt)
+    bar, update = progress_bar(fmt, "fitting")
     try:
         if bar is not None:
             bar.start()

@@ -1,0 +1,301 @@
+"""Evaluation of predictions that arrive in batches: files larger than memory, directories of parts.
+
+Each batch becomes the same mergeable summaries the in-memory evaluation builds
+(confusion counts for predicted labels; per-distinct-score class counts for scores),
+the summaries merge, and every metric, interval and curve is computed from the merged
+summary by the very functions :func:`assay.evaluate` uses. So the result is exact and
+equal to the in-memory one, and memory holds one batch and the summary: for scores,
+one entry per distinct score, however many rows there are.
+
+Not yet at scale (refused or left out with a note, never loaded whole): class
+probabilities for several classes (``y_proba``), the probabilistic losses and
+calibration of two-class scores, and a summary larger than memory (every score of
+10^9 rows distinct).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from assay.errors import InvalidInput
+from assay.evaluation.evaluate import (
+    _as_costs,
+    _check_auc_interval,
+    _check_options,
+    _check_prevalence,
+    _evaluation,
+    _resolve_threshold,
+    choose_positive,
+)
+from assay.evaluation.ranking import AUCInterval, Costs, analyse_scores
+from assay.evaluation.result import Evaluation
+from assay.inputs import as_scores, encode_labels, sorted_labels
+from assay.limits import MAX_CLASSES
+from assay.metrics.ranking import counts_at, threshold_counts
+from assay.summaries.confusion import ConfusionCounts
+from assay.summaries.scores import ScoreCounts
+
+__all__ = ["evaluate_batches", "evaluate_file"]
+
+PROBABILISTIC_NOTE = ("streamed: the probabilistic losses and calibration are not computed on data read in "
+                      "batches yet (read the file whole for them)")
+
+
+def evaluate_file(
+    source: str,
+    *,
+    truth: str,
+    pred: str | None = None,
+    score: str | None = None,
+    format: str | None = None,
+    na_values: Sequence[str] | None = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    **options: Any,
+) -> Evaluation:
+    """Evaluate the predictions in a file, a directory of parts or a glob, a batch at a time.
+
+    Parameters
+    ----------
+    source : str
+        A CSV, TSV, Parquet or JSON-lines file (compressed or not), a directory of
+        such parts (read recursively, hidden and ``_``-files skipped) or a glob
+        (``"preds/*.parquet"``).
+    truth : str
+        The column of actual classes.
+    pred, score : str
+        The column of predicted classes, or of scores of the positive class (one of them).
+    format, na_values
+        As for :func:`assay.io.tables.read_columns`.
+    progress : callable (rows read, rows expected or None), optional
+    **options
+        ``positive``, ``threshold``, ``confidence``, ``interval``, ``beta``,
+        ``bootstrap``, ``seed``, ``auc_interval``, ``costs``, ``prevalence``,
+        ``fpr_range``, ``lift_depth``: as for :func:`assay.evaluate`.
+
+    Returns
+    -------
+    Evaluation
+        Equal to ``evaluate`` on the whole table, but for the probabilistic section.
+    """
+    from assay.io.batches import scan
+
+    if (pred is None) == (score is None):
+        raise InvalidInput("give exactly one of pred or score (class probabilities are not read in batches yet)")
+    batches = scan(source, text_columns=[truth] + ([pred] if pred else []), number_columns=[score] if score else [],
+                   format=format, na_values=na_values)
+    expected = batches.rows_expected
+
+    def columns() -> Iterable[tuple[str, int, Any, Any]]:
+        done = 0
+        for batch in batches:
+            yield batch.part, batch.first_row, batch.columns[truth], batch.columns[pred or score]
+            done += batch.n_rows
+            if progress is not None:
+                progress(done, expected)
+
+    names = {"y_true": f"column {truth!r}", "y_pred": f"column {pred!r}", "y_score": f"column {score!r}"}
+    return evaluate_batches(columns(), kind="y_pred" if pred else "y_score", names=names, score_name=score,
+                            **options)
+
+
+def evaluate_batches(
+    batches: Iterable[Any],
+    *,
+    kind: str = "y_score",
+    names: Mapping[str, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    positive: Any = None,
+    threshold: float | None = None,
+    confidence: float = 0.95,
+    interval: str = "wilson",
+    beta: float = 1.0,
+    bootstrap: int = 2000,
+    seed: int = 0,
+    score_name: str | None = None,
+    auc_interval: AUCInterval = "delong",
+    costs: Costs | Mapping[str, float] | None = None,
+    prevalence: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    lift_depth: float = 0.1,
+) -> Evaluation:
+    """Evaluate predictions given as batches of (truth, prediction) columns.
+
+    Parameters
+    ----------
+    batches : iterable
+        Each item is ``(y_true, y_pred_or_score)`` (two array-likes of one length:
+        lists, numpy, pandas or polars series, pyarrow arrays), or ``(part, first_row,
+        y_true, y_pred_or_score)`` so that errors name the part and its row, or a
+        pandas/polars DataFrame or pyarrow RecordBatch with columns ``y_true`` and
+        ``y_pred`` or ``y_score``.
+    kind : {"y_score", "y_pred"}
+        What the second column holds.
+    names : mapping, optional
+        How errors name the columns (``{"y_score": "column 'p'"}``).
+    labels, positive, threshold, confidence, ... : as for :func:`assay.evaluate`.
+
+    Examples
+    --------
+    >>> parts = [([1, 0, 1], [0.9, 0.2, 0.6]), ([0, 1], [0.4, 0.7])]
+    >>> r = evaluate_batches(parts)
+    >>> round(r.ranking.roc_auc.value, 4), r.confusion.counts.tolist()
+    (1.0, [[2, 0], [0, 3]])
+    """
+    if kind not in ("y_score", "y_pred"):
+        raise InvalidInput(f"{kind!r} is not one of ['y_score', 'y_pred']", field="kind")
+    confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
+    names = dict(names or {})
+    fixed = None if labels is None else list(encode_labels({"labels": list(labels)}, labels=list(labels)).labels)
+    if kind == "y_pred":
+        cm = _confusion_of(batches, names, fixed)
+        if cm.n == 0:
+            raise InvalidInput("no instances to evaluate", field="y_true")
+        present = np.flatnonzero(cm.actual_totals)
+        if present.size < 2:
+            raise InvalidInput(f"has a single class ({cm.labels[present[0]]!r}); at least two classes are needed "
+                               "to evaluate a classifier", field="y_true")
+        chosen, notes = None, []
+        if len(cm.labels) == 2:
+            chosen, why = choose_positive(cm.labels, positive=positive)
+            notes.append(f"positive class {chosen!r}: {why}")
+        elif positive is not None:
+            raise InvalidInput(f"a positive class applies to two-class data; these data have {len(cm.labels)} "
+                               "classes", field="positive")
+        return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes)
+
+    summary, all_labels, reference = _scores_of(batches, names, fixed)
+    if len(all_labels) != 2:
+        what = "a single class" if len(all_labels) == 1 else f"{len(all_labels)} classes"
+        raise InvalidInput(f"has {what}; a score column needs two", field=names.get("y_true", "y_true"))
+    chosen, why = choose_positive(all_labels, positive=positive, score_name=score_name)
+    if chosen != reference:  # the summary counted the other class as positive: turn it round
+        summary = ScoreCounts(summary.scores, summary.negatives, summary.positives, (reference, chosen))
+    used = _resolve_threshold(threshold, summary.scores)
+    cells = counts_at(threshold_counts(summary), np.array([used]))
+    p = all_labels.index(chosen)
+    counts = np.zeros((2, 2), dtype=np.int64)
+    counts[p, p], counts[p, 1 - p] = int(cells.tp[0]), int(cells.fn[0])
+    counts[1 - p, p], counts[1 - p, 1 - p] = int(cells.fp[0]), int(cells.tn[0])
+    result = _evaluation(ConfusionCounts(all_labels, counts), chosen, used, confidence, interval, beta, settings,
+                         [f"positive class {chosen!r}: {why}"])
+    ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
+                             bootstrap=settings, threshold=used, costs=_as_costs(costs),
+                             deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
+                             lift_depth=lift_depth)
+    return replace(result, ranking=ranking, notes=tuple(result.notes) + (PROBABILISTIC_NOTE,))
+
+
+def _items(batches: Iterable[Any], kind: str) -> Iterable[tuple[str | None, int, Any, Any]]:
+    """(part, first row, truth, prediction) from each of the shapes a batch may take."""
+    for item in batches:
+        if isinstance(item, tuple) and len(item) == 4:
+            yield item
+        elif isinstance(item, tuple) and len(item) == 2:
+            yield None, 1, item[0], item[1]
+        elif hasattr(item, "column_names") or hasattr(item, "columns"):
+            columns = list(getattr(item, "column_names", None) or item.columns)
+            if "y_true" not in columns or kind not in columns:
+                raise InvalidInput(f"a batch needs the columns 'y_true' and {kind!r}, it has {columns}",
+                                   field="batches")
+            yield None, 1, item["y_true"] if not hasattr(item, "column") else item.column("y_true"), \
+                item[kind] if not hasattr(item, "column") else item.column(kind)
+        else:
+            raise InvalidInput(f"expected (y_true, {kind}) pairs or data frames, got {type(item).__name__}",
+                               field="batches")
+
+
+def _located(e: InvalidInput, part: str | None, first_row: int, names: Mapping[str, str]) -> InvalidInput:
+    """The error of a batch, its row counted in the part and the part named."""
+    field = names.get(e.field, e.field) if e.field else None
+    if part is not None:
+        field = f"{part}: {field}" if field else part
+    row = None if e.row is None else e.row + first_row - 1
+    return InvalidInput(e.problem, field=field, row=row)
+
+
+def _confusion_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None) -> ConfusionCounts:
+    total: ConfusionCounts | None = None
+    for part, first_row, y_true, y_pred in _items(batches, "y_pred"):
+        try:
+            enc = encode_labels({"y_true": y_true, "y_pred": y_pred}, labels=fixed)
+        except InvalidInput as e:
+            raise _located(e, part, first_row, names) from None
+        cm = ConfusionCounts.from_codes(enc.codes["y_true"], enc.codes["y_pred"], labels=enc.labels)
+        if total is None:
+            total = cm
+        else:
+            union = tuple(sorted_labels(list(dict.fromkeys(total.labels + cm.labels)))) if fixed is None \
+                else tuple(fixed)
+            if len(union) > MAX_CLASSES:
+                raise InvalidInput(f"holds more than {MAX_CLASSES:,} distinct values: assay evaluates at most "
+                                   f"{MAX_CLASSES:,} classes", field=names.get("y_pred", "y_pred"))
+            total = total.with_labels(union).merge(cm.with_labels(union))
+    if total is None:
+        raise InvalidInput("no instances to evaluate", field="y_true")
+    return total
+
+
+def _scores_of(batches: Iterable[Any], names: Mapping[str, str],
+               fixed: list[str] | None) -> tuple[ScoreCounts, tuple[str, ...], str]:
+    """The merged score summary (the first class met counted as positive), the classes, and that class."""
+    reference: str | None = None
+    seen: list[str] = []
+    pending = _MergeTree()
+    for part, first_row, y_true, y_score in _items(batches, "y_score"):
+        try:
+            enc = encode_labels({"y_true": y_true}, labels=fixed)
+            scores = as_scores(y_score, "y_score")
+            if len(scores) != len(enc.codes["y_true"]):
+                raise InvalidInput(f"has {len(scores)} values but y_true has {len(enc.codes['y_true'])}",
+                                   field="y_score")
+        except InvalidInput as e:
+            raise _located(e, part, first_row, names) from None
+        present = [enc.labels[c] for c in np.flatnonzero(np.bincount(enc.codes["y_true"], minlength=len(enc.labels)))]
+        seen.extend(label for label in present if label not in seen)
+        if len(seen) > 2:
+            raise InvalidInput(f"has {len(seen)} classes ({', '.join(map(repr, seen))}); a score column needs two "
+                               "(class probabilities are not read in batches yet)",
+                               field=names.get("y_true", "y_true"))
+        if reference is None and seen:
+            reference = seen[0]
+        if reference is None:
+            continue
+        is_reference = enc.codes["y_true"] == enc.labels.index(reference) if reference in enc.labels else \
+            np.zeros(len(scores), dtype=bool)
+        pending.add(ScoreCounts.from_arrays(is_reference, scores, labels=("other", reference)))
+    if reference is None:
+        raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
+    labels = tuple(sorted_labels(seen)) if fixed is None else tuple(fixed)
+    other = next((label for label in labels if label != reference), "other")
+    summary = pending.result()
+    return ScoreCounts(summary.scores, summary.positives, summary.negatives, (other, reference)), labels, reference
+
+
+class _MergeTree:
+    """Merges summaries as a binary counter does: each summary takes part in O(log parts) merges, not one
+    per later part, so that merging many parts costs about as much as summarising them."""
+
+    def __init__(self) -> None:
+        self._levels: list[ScoreCounts | None] = []
+
+    def add(self, summary: ScoreCounts) -> None:
+        level = 0
+        while level < len(self._levels) and self._levels[level] is not None:
+            summary = self._levels[level].merge(summary)
+            self._levels[level] = None
+            level += 1
+        if level == len(self._levels):
+            self._levels.append(None)
+        self._levels[level] = summary
+
+    def result(self) -> ScoreCounts:
+        out: ScoreCounts | None = None
+        for summary in self._levels:
+            if summary is not None:
+                out = summary if out is None else summary.merge(out)
+        assert out is not None
+        return out
