@@ -29,13 +29,13 @@ def demo(seed: int, jobs: int, fmt: str, output: str | None) -> None:
     Example:
       assay demo
     """
-    from assay.cli.validate import _progress
+    from assay.cli.common import progress_bar
     from assay.protocols.demo import run_demo
     from assay.report.markdown import render_blocks_markdown
     from assay.report.text import render_blocks_text
     from assay.report.validation import validation_document
 
-    bar, update = _progress(fmt)
+    bar, update = progress_bar(fmt, "fitting")
     if bar is not None:
         bar.start()
     try:
