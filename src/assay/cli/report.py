@@ -161,9 +161,11 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                 what = "--proba" if proba else "--task regression"
                 raise UserError(f"{what} needs the whole table in memory: give one file that fits in --memory "
                                 f"(a directory, a glob or a larger file is read in batches for --pred and --score)")
+            scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth),
+                      "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
+                      "calibration_strategy": calibration} if score else {}
             result = _report_streamed(file, truth, pred, score, input_format, na_values, positive, threshold,
-                                      options, _ranking_kwargs(auc_interval, costs, prevalence, fpr_range,
-                                                               lift_depth) if score else {}, fmt)
+                                      options, scored, fmt)
             result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
                                                                "score": score}.items() if v is not None})
             from assay.report.text import render_text
@@ -233,7 +235,8 @@ def _report_streamed(file: str, truth: str | None, pred: str | None, score: str 
                              na_values=parse_na_values(na_values), progress=update, positive=positive,
                              threshold=threshold, **options, **ranking)
     except InvalidInput as e:
-        raise fail(e, {**NAMES, "format": "--input-format"}) from None
+        raise fail(e, {**NAMES, "format": "--input-format", "calibration_bins": "--bins",
+                       "calibration_strategy": "--calibration", "strategy": "--calibration"}) from None
     finally:
         if bar is not None:
             bar.stop()

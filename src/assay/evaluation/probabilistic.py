@@ -573,3 +573,64 @@ def analyse_probabilities(
                                            bins=bins, confidence=confidence)
         analysis = replace(analysis, calibration=table)
     return analysis
+
+
+def analyse_score_counts(
+    summary: Any,
+    *,
+    prior: Any = None,
+    clip: float | None = None,
+    bins: int = 10,
+    strategy: CalibrationStrategy = "uniform",
+    confidence: float = 0.95,
+    rows_at_a_time: int = 1 << 20,
+) -> ProbabilisticAnalysis:
+    """The probabilistic analysis of two-class scores in [0, 1] from their per-distinct-score counts.
+
+    The scores are the probabilities of the positive class (``summary.labels[1]``).
+    Each instance's losses depend only on its score and its class, so the instances
+    are regenerated from the counts, ``rows_at_a_time`` at a time, summarised and
+    merged: memory stays bounded however many instances share a score. The result
+    equals :func:`analyse_probabilities` on the instances up to floating-point
+    rounding (the sums are taken in another order).
+
+    Raises
+    ------
+    InvalidInput
+        For ``strategy="quantile"``, whose bins need every score at once.
+    """
+    confidence = check_confidence(confidence)
+    clip = _check_clip(clip)
+    bins = _check_bins(bins)
+    if _check_strategy(strategy) == "quantile":
+        raise InvalidInput("quantile bins need every score in memory; equal-width bins (uniform) are computed "
+                           "from the counts", field="strategy")
+    labels = tuple(summary.labels)  # (negative, positive): positive is class 1
+    total: ProbabilitySummary | None = None
+    for scores, codes in _instances(summary, rows_at_a_time):
+        part = ProbabilitySummary.from_codes(codes, TwoClassScores(scores, 1), labels=labels, clip=clip, bins=bins,
+                                             calibration_class=1)
+        total = part if total is None else total.merge(part)
+    if total is None:
+        raise InvalidInput("no instances to evaluate", field="y_score")
+    return analyse_summary(total, prior=prior, confidence=confidence)
+
+
+def _instances(summary: Any, step: int) -> Any:
+    """(scores, class codes) of the instances a score summary counts, at most ``step`` at a time."""
+    for counts, code in ((np.asarray(summary.positives, dtype=np.int64), 1),
+                         (np.asarray(summary.negatives, dtype=np.int64), 0)):
+        ends = np.cumsum(counts)
+        start_row = 0
+        total = int(ends[-1]) if len(ends) else 0
+        while start_row < total:
+            stop_row = min(total, start_row + step)
+            # the distinct scores whose instances fall in [start_row, stop_row)
+            first = int(np.searchsorted(ends, start_row, side="right"))
+            last = int(np.searchsorted(ends, stop_row - 1, side="right"))
+            scores_index = np.arange(first, last + 1)
+            taken = np.minimum(ends[scores_index], stop_row) - np.maximum(ends[scores_index] - counts[scores_index],
+                                                                        start_row)
+            scores = np.repeat(np.asarray(summary.scores, dtype=np.float64)[scores_index], taken)
+            yield scores, np.full(len(scores), code, dtype=np.intp)
+            start_row = stop_row

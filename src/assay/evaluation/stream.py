@@ -7,10 +7,13 @@ summary by the very functions :func:`assay.evaluate` uses. So the result is exac
 equal to the in-memory one, and memory holds one batch and the summary: for scores,
 one entry per distinct score, however many rows there are.
 
-Not yet at scale (refused or left out with a note, never loaded whole): class
-probabilities for several classes (``y_proba``), the probabilistic losses and
-calibration of two-class scores, and a summary larger than memory (every score of
-10^9 rows distinct).
+The probabilistic losses and the equal-width calibration table of two-class scores
+come from the same summary (each instance's loss depends only on its score and
+class), equal to the in-memory ones up to floating-point rounding.
+
+Not yet at scale (refused, never loaded whole): class probabilities for several
+classes (``y_proba``), quantile calibration bins, and a summary larger than memory
+(every score of 10^9 rows distinct).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from assay.evaluation.evaluate import (
     _resolve_threshold,
     choose_positive,
 )
+from assay.evaluation.probabilistic import analyse_score_counts
 from assay.evaluation.ranking import AUCInterval, Costs, analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.inputs import as_scores, encode_labels, sorted_labels
@@ -40,10 +44,6 @@ from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
 
 __all__ = ["evaluate_batches", "evaluate_file"]
-
-PROBABILISTIC_NOTE = ("streamed: the probabilistic losses and calibration are not computed on data read in "
-                      "batches yet (read the file whole for them)")
-
 
 def evaluate_file(
     source: str,
@@ -79,7 +79,8 @@ def evaluate_file(
     Returns
     -------
     Evaluation
-        Equal to ``evaluate`` on the whole table, but for the probabilistic section.
+        Equal to ``evaluate`` on the whole table (the probabilistic losses up to
+        floating-point rounding).
     """
     from assay.io.batches import scan
 
@@ -121,6 +122,10 @@ def evaluate_batches(
     prevalence: float | None = None,
     fpr_range: tuple[float, float] | None = None,
     lift_depth: float = 0.1,
+    prior: Mapping[Any, float] | Sequence[float] | None = None,
+    clip: float | None = None,
+    calibration_bins: int = 10,
+    calibration_strategy: str = "uniform",
 ) -> Evaluation:
     """Evaluate predictions given as batches of (truth, prediction) columns.
 
@@ -186,7 +191,16 @@ def evaluate_batches(
                              bootstrap=settings, threshold=used, costs=_as_costs(costs),
                              deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                              lift_depth=lift_depth)
-    return replace(result, ranking=ranking, notes=tuple(result.notes) + (PROBABILISTIC_NOTE,))
+    probabilistic = None
+    notes = list(result.notes)
+    if summary.scores[-1] >= 0 and summary.scores[0] <= 1:  # probabilities of the positive class
+        probabilistic = analyse_score_counts(summary, prior=prior, clip=clip, bins=calibration_bins,
+                                             strategy=calibration_strategy, confidence=confidence)
+        notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
+                     "and calibration")
+    else:
+        notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
+    return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes))
 
 
 def _items(batches: Iterable[Any], kind: str) -> Iterable[tuple[str | None, int, Any, Any]]:
