@@ -192,3 +192,15 @@ def test_quantile_calibration_needs_the_whole_table(tmp_path, capsys):
     status = main(["report", str(tmp_path / "parts"), "--truth", "y", "--score", "p", "--calibration", "quantile"])
     out, err = capsys.readouterr()
     assert status == 2 and err.startswith("assay: error: --calibration: quantile bins need every score"), err
+
+
+@pytest.mark.parametrize("kind", ["roc", "pr", "lift", "hull", "thresholds"])
+def test_curves_from_parts_equal_the_whole_file(parts, capsys, kind):
+    directory, whole = parts
+    outputs = []
+    for source in (str(directory), str(whole)):
+        status = main(["curves", source, "--truth", "y", "--score", "p", "--kind", kind])
+        out, err = capsys.readouterr()
+        assert status == 0, err
+        outputs.append(out)
+    assert outputs[0] == outputs[1]

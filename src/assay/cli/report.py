@@ -294,11 +294,13 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
 @click.option("--at", "at", metavar="T1,T2,...", help="For --kind thresholds: these thresholds only.")
 @click.option("--costs", metavar="fp=C,fn=C", help="Costs, for the expected cost column of the threshold table.")
 @click.option("--prevalence", type=float, metavar="P", help="Share of positives where the classifier is used.")
+@click.option("--memory", metavar="SIZE",
+              help="Memory budget (default 2GB): a larger FILE, a directory of parts or a glob is read in batches.")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
 @click.option("--output", "-o", metavar="PATH", help="Write to PATH (atomically) instead of stdout.")
 def curves(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, na_values: str | None, kind: str, positive: str | None, at: str | None, costs: str | None,
-           prevalence: float | None, fmt: str, output: str | None) -> None:
+           prevalence: float | None, memory: str | None, fmt: str, output: str | None) -> None:
     """Export the points of a curve (ROC, PR, lift, threshold table, hull) as CSV or JSON.
 
     One row per distinct threshold, exact (positive iff score >= threshold), for
@@ -314,13 +316,26 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
 
     from assay.evaluation.evaluate import rank
 
-    data = read_predictions(file, truth, pred, score, proba, input_format, na_values, allow=("score", "proba"))
-    try:
-        r = rank(data.truth, positive=positive, score_name=data.score_name,
-                 costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")), prevalence=prevalence,
-                 **data.kwargs)
-    except InvalidInput as e:
-        raise fail(e, {**NAMES, **data.names, "y_proba": "--proba"}) from None
+    if file is not None and _streams(file, memory):
+        if proba or not score or not truth:
+            raise UserError("data read in batches takes --truth and --score (--proba needs the whole table)")
+        from assay.evaluation.stream import rank_file
+        from assay.cli.common import parse_na_values
+
+        try:
+            r = rank_file(file, truth=truth, score=score, format=input_format, na_values=parse_na_values(na_values),
+                          positive=positive, costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
+                          prevalence=prevalence)
+        except InvalidInput as e:
+            raise fail(e, {**NAMES, "format": "--input-format"}) from None
+    else:
+        data = read_predictions(file, truth, pred, score, proba, input_format, na_values, allow=("score", "proba"))
+        try:
+            r = rank(data.truth, positive=positive, score_name=data.score_name,
+                     costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")), prevalence=prevalence,
+                     **data.kwargs)
+        except InvalidInput as e:
+            raise fail(e, {**NAMES, **data.names, "y_proba": "--proba"}) from None
     if kind == "roc":
         table = r.roc()
     elif kind == "pr":

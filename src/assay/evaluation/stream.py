@@ -43,7 +43,7 @@ from assay.metrics.ranking import counts_at, threshold_counts
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["evaluate_batches", "evaluate_file"]
+__all__ = ["evaluate_batches", "evaluate_file", "rank_file"]
 
 def evaluate_file(
     source: str,
@@ -172,13 +172,7 @@ def evaluate_batches(
                                "classes", field="positive")
         return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes)
 
-    summary, all_labels, reference = _scores_of(batches, names, fixed)
-    if len(all_labels) != 2:
-        what = "a single class" if len(all_labels) == 1 else f"{len(all_labels)} classes"
-        raise InvalidInput(f"has {what}; a score column needs two", field=names.get("y_true", "y_true"))
-    chosen, why = choose_positive(all_labels, positive=positive, score_name=score_name)
-    if chosen != reference:  # the summary counted the other class as positive: turn it round
-        summary = ScoreCounts(summary.scores, summary.negatives, summary.positives, (reference, chosen))
+    summary, all_labels, chosen, why = _oriented(batches, names, fixed, positive, score_name)
     used = _resolve_threshold(threshold, summary.scores)
     cells = counts_at(threshold_counts(summary), np.array([used]))
     p = all_labels.index(chosen)
@@ -201,6 +195,38 @@ def evaluate_batches(
     else:
         notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
     return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes))
+
+
+def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
+              na_values: Sequence[str] | None = None, positive: Any = None, confidence: float = 0.95,
+              costs: Costs | Mapping[str, float] | None = None, prevalence: float | None = None,
+              fpr_range: tuple[float, float] | None = None, lift_depth: float = 0.1) -> Any:
+    """The ranking analysis (curves, AUC, hull, thresholds) of the scores in a file, a directory or a glob,
+    read a batch at a time: :func:`assay.rank` for data read in batches."""
+    from assay.checks import check_confidence
+    from assay.io.batches import scan
+
+    confidence = check_confidence(confidence)
+    batches = scan(source, text_columns=[truth], number_columns=[score], format=format, na_values=na_values)
+    items = ((b.part, b.first_row, b.columns[truth], b.columns[score]) for b in batches)
+    names = {"y_true": f"column {truth!r}", "y_score": f"column {score!r}"}
+    summary, _, _, _ = _oriented(items, names, None, positive, score)
+    return analyse_scores(summary, confidence=confidence, costs=_as_costs(costs),
+                          deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
+                          lift_depth=lift_depth)
+
+
+def _oriented(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None, positive: Any,
+              score_name: str | None) -> tuple[ScoreCounts, tuple[str, ...], str, str]:
+    """The merged score summary with the positive class as its positive, the two classes, the positive and why."""
+    summary, all_labels, reference = _scores_of(batches, names, fixed)
+    if len(all_labels) != 2:
+        what = "a single class" if len(all_labels) == 1 else f"{len(all_labels)} classes"
+        raise InvalidInput(f"has {what}; a score column needs two", field=names.get("y_true", "y_true"))
+    chosen, why = choose_positive(all_labels, positive=positive, score_name=score_name)
+    if chosen != reference:  # the summary counted the other class as positive: turn it round
+        summary = ScoreCounts(summary.scores, summary.negatives, summary.positives, (reference, chosen))
+    return summary, all_labels, chosen, why
 
 
 def _items(batches: Iterable[Any], kind: str) -> Iterable[tuple[str | None, int, Any, Any]]:
