@@ -204,11 +204,12 @@ def _signalled(args, signum, delay, cwd):
 
 @pytest.mark.parametrize("signum, status, word", [(signal.SIGINT, 130, "interrupted"),
                                                   (signal.SIGTERM, 143, "terminated")])
-def test_a_signal_mid_run_leaves_nothing(big_csv, tmp_path, signum, status, word):
+@pytest.mark.parametrize("how", [[], ["--memory", "1KB"]], ids=["whole", "in-batches"])
+def test_a_signal_mid_run_leaves_nothing(big_csv, tmp_path, signum, status, word, how):
     for delay in (0.1, 0.6, 1.2):
         out_path = tmp_path / f"report-{delay}.json"
         code, out, err = _signalled([
-            "report", str(big_csv), "--truth", "y", "--score", "p", "--format", "json", "-o", str(out_path)],
+            "report", str(big_csv), "--truth", "y", "--score", "p", "--format", "json", "-o", str(out_path), *how],
             signum, delay, tmp_path)
         if code == 0:  # the run finished before the signal: a complete file
             assert out_path.exists()
