@@ -36,7 +36,7 @@ conversions and the sorted keys hold several copies of it), else in batches."""
 NAMES = {"positive": "--positive", "seed": "--seed", "interval": "--interval", "method": "--interval",
          "threshold": "--threshold", "confidence": "--confidence", "beta": "--beta", "thresholds": "--at",
          "bootstrap": "--bootstrap", "labels": "--proba", "costs": "--costs", "prevalence": "--prevalence",
-         "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval",
+         "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval", "roc_bins": "--roc-bins",
          "prior": "--prior", "clip": "--clip", "bins": "--bins"}
 
 
@@ -50,6 +50,9 @@ def _ranking_options(f):
         click.option("--fpr-range", metavar="LOW,HIGH", help="Also report the partial AUC over this FPR range."),
         click.option("--lift-depth", type=float, default=0.1, show_default=True, metavar="D",
                      help="Report lift among this share of top-scored instances."),
+        click.option("--roc-bins", type=int, metavar="N",
+                     help="Approximate on request: group the distinct scores into about N bins (as Spark's "
+                          "numBins) and say how far the AUC may be off (default: exact, every distinct score)."),
     ]):
         f = decorator(f)
     return f
@@ -72,9 +75,10 @@ def _probabilistic_options(f):
 
 
 def _ranking_kwargs(auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
-                    lift_depth: float) -> dict[str, Any]:
+                    lift_depth: float, roc_bins: int | None) -> dict[str, Any]:
     return {"auc_interval": auc_interval, "costs": parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
-            "prevalence": prevalence, "fpr_range": parse_range(fpr_range, "--fpr-range"), "lift_depth": lift_depth}
+            "prevalence": prevalence, "fpr_range": parse_range(fpr_range, "--fpr-range"), "lift_depth": lift_depth,
+            "roc_bins": roc_bins}
 
 
 def register(cli: click.Group) -> None:
@@ -109,12 +113,11 @@ def register(cli: click.Group) -> None:
 @picture_options
 @output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
-           input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None, threshold: float | None,
-           confidence: float, interval: str, beta: float, bootstrap: int, seed: int, auc_interval: str,
-           costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
-           prior: str | None, clip: float | None, bins: int, calibration: str, memory: str | None, task: str,
-           html: str | None,
-           plots: str | None, fmt: str, output: str | None) -> None:
+           input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
+           threshold: float | None, confidence: float, interval: str, beta: float, bootstrap: int, seed: int,
+           auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
+           roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
+           memory: str | None, task: str, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Evaluate predictions: the confusion matrix, every metric with its interval, the tests.
 
     FILE is a table of predictions (CSV, TSV, Parquet or JSON lines; - for standard
@@ -161,7 +164,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                 what = "--proba" if proba else "--task regression"
                 raise UserError(f"{what} needs the whole table in memory: give one file that fits in --memory "
                                 f"(a directory, a glob or a larger file is read in batches for --pred and --score)")
-            scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth),
+            scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins),
                       "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                       "calibration_strategy": calibration} if score else {}
             result = _report_streamed(file, truth, pred, score, input_format, na_values, positive, threshold,
@@ -184,7 +187,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                 return
         elif task == "regression":
             raise UserError("--task regression compares --truth with --pred (numeric predictions)")
-        ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth) if not pred else {}
+        ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins) if not pred else {}
         probabilistic = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                          "calibration_strategy": calibration} if not pred else {}
         try:
@@ -294,13 +297,16 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
 @click.option("--at", "at", metavar="T1,T2,...", help="For --kind thresholds: these thresholds only.")
 @click.option("--costs", metavar="fp=C,fn=C", help="Costs, for the expected cost column of the threshold table.")
 @click.option("--prevalence", type=float, metavar="P", help="Share of positives where the classifier is used.")
+@click.option("--roc-bins", type=int, metavar="N",
+              help="Approximate on request: about N bins of consecutive distinct scores (as Spark's numBins).")
 @click.option("--memory", metavar="SIZE",
               help="Memory budget (default 2GB): a larger FILE, a directory of parts or a glob is read in batches.")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
 @click.option("--output", "-o", metavar="PATH", help="Write to PATH (atomically) instead of stdout.")
 def curves(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
-           input_format: str | None, na_values: str | None, kind: str, positive: str | None, at: str | None, costs: str | None,
-           prevalence: float | None, memory: str | None, fmt: str, output: str | None) -> None:
+           input_format: str | None, na_values: str | None, kind: str, positive: str | None, at: str | None,
+           costs: str | None, prevalence: float | None, roc_bins: int | None, memory: str | None, fmt: str,
+           output: str | None) -> None:
     """Export the points of a curve (ROC, PR, lift, threshold table, hull) as CSV or JSON.
 
     One row per distinct threshold, exact (positive iff score >= threshold), for
@@ -325,7 +331,7 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
         try:
             r = rank_file(file, truth=truth, score=score, format=input_format, na_values=parse_na_values(na_values),
                           positive=positive, costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
-                          prevalence=prevalence)
+                          prevalence=prevalence, roc_bins=roc_bins)
         except InvalidInput as e:
             raise fail(e, {**NAMES, "format": "--input-format"}) from None
     else:
@@ -333,7 +339,7 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
         try:
             r = rank(data.truth, positive=positive, score_name=data.score_name,
                      costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")), prevalence=prevalence,
-                     **data.kwargs)
+                     roc_bins=roc_bins, **data.kwargs)
         except InvalidInput as e:
             raise fail(e, {**NAMES, **data.names, "y_proba": "--proba"}) from None
     if kind == "roc":

@@ -101,6 +101,7 @@ def evaluate(
     clip: float | None = None,
     calibration_bins: int = 10,
     calibration_strategy: str = "uniform",
+    roc_bins: int | None = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
@@ -170,6 +171,11 @@ def evaluate(
         Bins of the calibration (reliability) table.
     calibration_strategy : {"uniform", "quantile"}, default "uniform"
         Equal-width bins, or bins with equal numbers of instances.
+    roc_bins : int, optional
+        Approximate on request: group the distinct scores into about this many bins
+        (as Spark's ``BinaryClassificationMetrics(numBins=...)``) before the ranking
+        analysis, which then says it is approximate and bounds the AUC's error.
+        By default every distinct score is kept: exact.
 
     Returns
     -------
@@ -209,6 +215,7 @@ def evaluate(
             prepared.summary(), confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
             bootstrap=settings, threshold=used_threshold, costs=_as_costs(costs),
             deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range, lift_depth=lift_depth,
+            roc_bins=roc_bins,
         )
     elif prepared.matrix is not None:
         ranking = analyse_multiclass_scores(prepared.matrix, prepared.true_codes, prepared.labels,
@@ -358,6 +365,7 @@ def rank(
     prevalence: float | None = None,
     fpr_range: tuple[float, float] | None = None,
     lift_depth: float = 0.1,
+    roc_bins: int | None = None,
 ) -> RankingAnalysis:
     """The ranking analysis of two-class scores alone: curves, AUC, hull, thresholds, costs.
 
@@ -377,7 +385,7 @@ def rank(
         raise InvalidInput("ranking curves need two classes with scores", field="y_proba")
     return analyse_scores(prepared.summary(), confidence=confidence, costs=_as_costs(costs),
                           deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
-                          lift_depth=lift_depth)
+                          lift_depth=lift_depth, roc_bins=roc_bins)
 
 
 def _check_auc_interval(value: str) -> AUCInterval:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
 
-from assay.checks import check_number, check_range
+from assay.checks import check_integer, check_number, check_range
 from assay.errors import InvalidInput
 from assay.evaluation.display import Displayable
 from assay.inference.bootstrap import BootstrapSettings
@@ -118,6 +118,7 @@ class RankingAnalysis(Displayable):
     lift_depth: float
     lift: Estimate
     notes: tuple[str, ...] = field(default_factory=tuple)
+    approximation: dict[str, Any] | None = None  # with roc_bins: the binning and the AUC's error bound
 
     # curves -----------------------------------------------------------------
 
@@ -196,6 +197,7 @@ class RankingAnalysis(Displayable):
             },
             "lift": {"depth": self.lift_depth, **self.lift.to_dict()},
             "n_thresholds": len(self.summary),
+            "approximation": self.approximation,
             "notes": list(self.notes),
         }
 
@@ -245,8 +247,14 @@ def analyse_scores(
     deployment_prevalence: float | None = None,
     fpr_range: tuple[float, float] | None = None,
     lift_depth: float = 0.1,
+    roc_bins: int | None = None,
 ) -> RankingAnalysis:
     """Analyse the scores of a two-class classifier (inputs validated: both classes present).
+
+    With ``roc_bins``, everything is computed on the binned counts
+    (:meth:`ScoreCounts.binned`, as Spark's ``numBins``) and is approximate: the
+    result says so, with the bound on the AUC's error, ½ Σ_b P_b N_b / (P N) over the
+    bins (pairs within a bin count one half; exactly, each counts 0, ½ or 1).
 
     Parameters
     ----------
@@ -271,6 +279,17 @@ def analyse_scores(
     if fpr_range is not None:
         fpr_range = check_range(fpr_range, "fpr_range")
     lift_depth = check_number(lift_depth, "lift_depth", low=0.0, high=1.0, low_open=True, what="in (0, 1]")
+    approximation = None
+    if roc_bins is not None:
+        roc_bins = check_integer(roc_bins, "roc_bins", low=2, high=10_000_000)
+        exact_thresholds = len(sc)
+        sc = sc.binned(roc_bins)
+        pairs = float(np.dot(np.asarray(sc.positives, dtype=np.float64), np.asarray(sc.negatives, dtype=np.float64)))
+        bound = 0.5 * pairs / (float(sc.n_positive) * float(sc.n_negative))
+        approximation = {"roc_bins": roc_bins, "exact": False, "distinct_scores": exact_thresholds,
+                         "bins": len(sc), "auc_error_bound": bound,
+                         "method": "consecutive distinct scores grouped as Spark's BinaryClassificationMetrics "
+                                   "numBins; pairs within a bin count one half"}
     tc = threshold_counts(sc)
     n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
     notes: list[str] = []
@@ -356,13 +375,19 @@ def analyse_scores(
     # the same number reached by two roundings: keep the value inside its own interval
     interval = ConfidenceInterval(min(float(low) / prevalence, value), max(float(high) / prevalence, value))
     lift = Estimate(value, interval, "wilson")
+    if approximation is not None:
+        notes.insert(0, f"approximate: the scores were binned into {len(sc):,} groups of consecutive distinct "
+                        f"scores (of {approximation['distinct_scores']:,}; --roc-bins {roc_bins}, as Spark's "
+                        f"numBins); the exact AUC is within ±{approximation['auc_error_bound']:.2g} of the one "
+                        "shown, and every curve, interval and threshold comes from the binned counts")
+        roc_auc = replace(roc_auc, method=f"{roc_auc.method} (binned, approximate)" if roc_auc.method else None)
 
     return RankingAnalysis(
         summary=sc, confidence=confidence, roc_auc=roc_auc, gini=gini, average_precision=ap_est, pr_auc=pr_est,
         partial_auc=partial, hull_index=hull_index, best={"youden": youden, "closest_to_corner": corner,
                                                           "min_expected_cost": cheapest},
         costs=costs, deployment_prevalence=pi, prevalence_source=source, slope=slope, optimal=optimal,
-        operating_point=operating, lift_depth=lift_depth, lift=lift, notes=tuple(notes),
+        operating_point=operating, lift_depth=lift_depth, lift=lift, notes=tuple(notes), approximation=approximation,
     )
 
 

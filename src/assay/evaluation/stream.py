@@ -126,6 +126,7 @@ def evaluate_batches(
     clip: float | None = None,
     calibration_bins: int = 10,
     calibration_strategy: str = "uniform",
+    roc_bins: int | None = None,
 ) -> Evaluation:
     """Evaluate predictions given as batches of (truth, prediction) columns.
 
@@ -184,7 +185,7 @@ def evaluate_batches(
     ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
                              bootstrap=settings, threshold=used, costs=_as_costs(costs),
                              deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
-                             lift_depth=lift_depth)
+                             lift_depth=lift_depth, roc_bins=roc_bins)
     probabilistic = None
     notes = list(result.notes)
     if summary.scores[-1] >= 0 and summary.scores[0] <= 1:  # probabilities of the positive class
@@ -200,7 +201,8 @@ def evaluate_batches(
 def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
               na_values: Sequence[str] | None = None, positive: Any = None, confidence: float = 0.95,
               costs: Costs | Mapping[str, float] | None = None, prevalence: float | None = None,
-              fpr_range: tuple[float, float] | None = None, lift_depth: float = 0.1) -> Any:
+              fpr_range: tuple[float, float] | None = None, lift_depth: float = 0.1,
+              roc_bins: int | None = None) -> Any:
     """The ranking analysis (curves, AUC, hull, thresholds) of the scores in a file, a directory or a glob,
     read a batch at a time: :func:`assay.rank` for data read in batches."""
     from assay.checks import check_confidence
@@ -213,7 +215,7 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
     summary, _, _, _ = _oriented(items, names, None, positive, score)
     return analyse_scores(summary, confidence=confidence, costs=_as_costs(costs),
                           deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
-                          lift_depth=lift_depth)
+                          lift_depth=lift_depth, roc_bins=roc_bins)
 
 
 def _oriented(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None, positive: Any,

@@ -175,7 +175,9 @@ def _roc_chart(curves: list[tuple[str, Any]], *, chart_id: str, explorer: bool) 
     for (name, ranking), color in zip(curves, PALETTE, strict=False):
         roc = ranking.roc()
         x, y = _thinned(chart, roc["fpr"], roc["tpr"])
-        label = f"{name} (AUC {ranking.roc_auc.value:.3f})" if name else f"AUC {ranking.roc_auc.value:.3f}"
+        auc = f"AUC {'≈ ' if ranking.approximation else ''}{ranking.roc_auc.value:.3f}" + \
+            (" (binned)" if ranking.approximation else "")
+        label = f"{name} ({auc})" if name else auc
         chart.line(x, y, color=color, label=label, css="curve", mark_id=f"{chart_id}-curve-{len(chart._legend)}")
         hull = ranking.hull()
         if len(curves) == 1:

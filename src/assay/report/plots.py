@@ -322,7 +322,8 @@ def plot_roc(
         roc = ranking.roc()
         title = name if several else (label or "ROC")
         _line(ax, roc["fpr"], roc["tpr"], "-", color=color, lw=1.6,
-              label=f"{title} (AUC {ranking.roc_auc.value:.3f})")
+              label=f"{title} (AUC {'≈ ' if ranking.approximation else ''}{ranking.roc_auc.value:.3f}"
+                    f"{', binned' if ranking.approximation else ''})")
         if hull and not several:
             h = ranking.hull()
             ax.plot(h["fpr"], h["tpr"], "--", color=color, lw=1.2, label="ROC convex hull")

@@ -275,6 +275,24 @@ class ScoreCounts:
         starts = np.concatenate(([0], np.flatnonzero(scores[1:] != scores[:-1]) + 1))
         return ScoreCounts(scores[starts], np.add.reduceat(pos, starts), np.add.reduceat(neg, starts), self.labels)
 
+    def binned(self, bins: int) -> ScoreCounts:
+        """The counts in about ``bins`` groups of consecutive distinct scores, each at its highest score.
+
+        Spark's ``BinaryClassificationMetrics(numBins=bins)`` downsampling: groups of
+        ``len // bins`` distinct scores (no grouping below 2); an approximation, which
+        treats the instances of a group as tied.
+
+        >>> ScoreCounts(np.array([0.9, 0.8, 0.7, 0.6, 0.5]), np.array([1, 1, 0, 1, 0]),
+        ...             np.array([0, 0, 1, 0, 1])).binned(2).scores.tolist()
+        [0.9, 0.7, 0.5]
+        """
+        grouping = len(self.scores) // bins
+        if grouping < 2:
+            return self
+        starts = np.arange(0, len(self.scores), grouping)
+        return ScoreCounts(self.scores[starts], np.add.reduceat(self.positives, starts),
+                           np.add.reduceat(self.negatives, starts), self.labels)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ScoreCounts):
             return NotImplemented
