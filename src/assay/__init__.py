@@ -67,6 +67,8 @@ _EXPORTS: dict[str, str] = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "spark":  # the Spark engine, a module of its own: assay.spark.evaluate(df, ...)
+        return importlib.import_module("assay.spark")
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'assay' has no attribute {name!r}")

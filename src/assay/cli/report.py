@@ -106,6 +106,9 @@ def register(cli: click.Group) -> None:
 @click.option("--memory", metavar="SIZE",
               help="Memory budget (default 2GB): a larger FILE, a directory of parts or a glob is read in batches, "
                    "exactly, for --pred and --score.")
+@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
+              help="spark: Apache Spark reads FILE (any path it can read) and counts on its executors; only the "
+                   "summaries reach this process (pip install 'assay[spark]').")
 @click.option("--task", type=click.Choice(["auto", "classification", "regression"]), default="auto",
               show_default=True,
               help="regression: numeric predictions (MSE, MAE, relative errors, correlation); auto: regression "
@@ -117,7 +120,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            threshold: float | None, confidence: float, interval: str, beta: float, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
-           memory: str | None, task: str, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
+           memory: str | None, engine: str, task: str, html: str | None, plots: str | None, fmt: str,
+           output: str | None) -> None:
     """Evaluate predictions: the confusion matrix, every metric with its interval, the tests.
 
     FILE is a table of predictions (CSV, TSV, Parquet or JSON lines; - for standard
@@ -159,6 +163,21 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     else:
         if file is None:
             raise UserError("give a FILE of predictions (or - for standard input), or --confusion FILE")
+        if engine == "spark":
+            if proba or task == "regression" or not truth or (pred is None) == (score is None):
+                raise UserError("--engine spark takes --truth and one of --pred or --score")
+            scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins),
+                      "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
+                      "calibration_strategy": calibration} if score else {}
+            result = _report_spark(file, truth, pred, score, input_format, positive, threshold, options, scored)
+            result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
+                                                               "score": score, "engine": "spark"}.items()
+                                             if v is not None})
+            from assay.report.text import render_text
+
+            write_pictures(result, html, plots)
+            render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
+            return
         if _streams(file, memory):
             if proba or task == "regression":
                 what = "--proba" if proba else "--task regression"
@@ -218,6 +237,29 @@ def _streams(file: str, memory: str | None) -> bool:
         return os.path.getsize(file) * WHOLE_TABLE_FACTOR > budget
     except OSError:
         return False
+
+
+def _report_spark(file: str, truth: str, pred: str | None, score: str | None, input_format: str | None,
+                  positive: str | None, threshold: float | None, options: dict[str, Any],
+                  scored: dict[str, Any]) -> Any:
+    """FILE read by Spark (the session of spark-submit, or a local one), evaluated by assay.spark."""
+    from assay import spark as engine
+
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise UserError("--engine spark needs pyspark: pip install 'assay[spark]'") from None
+    session = SparkSession.builder.appName("assay").getOrCreate()
+    try:
+        df = engine.read(session, file, format=input_format)
+    except Exception as e:  # Spark's AnalysisException: a path it cannot read
+        message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise UserError(f"{file}: Spark cannot read it: {message}") from None
+    try:
+        return engine.evaluate(df, truth=truth, pred=pred, score=score, positive=positive, threshold=threshold,
+                               **options, **scored)
+    except InvalidInput as e:
+        raise fail(e, {**NAMES, "format": "--input-format"}) from None
 
 
 def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, input_format: str | None,

@@ -43,7 +43,7 @@ from assay.metrics.ranking import counts_at, threshold_counts
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["evaluate_batches", "evaluate_file", "rank_file"]
+__all__ = ["evaluate_batches", "evaluate_file", "rank_file", "evaluate_confusion_counts", "evaluate_score_counts"]
 
 def evaluate_file(
     source: str,
@@ -157,23 +157,43 @@ def evaluate_batches(
     names = dict(names or {})
     fixed = None if labels is None else list(encode_labels({"labels": list(labels)}, labels=list(labels)).labels)
     if kind == "y_pred":
-        cm = _confusion_of(batches, names, fixed)
-        if cm.n == 0:
-            raise InvalidInput("no instances to evaluate", field="y_true")
-        present = np.flatnonzero(cm.actual_totals)
-        if present.size < 2:
-            raise InvalidInput(f"has a single class ({cm.labels[present[0]]!r}); at least two classes are needed "
-                               "to evaluate a classifier", field="y_true")
-        chosen, notes = None, []
-        if len(cm.labels) == 2:
-            chosen, why = choose_positive(cm.labels, positive=positive)
-            notes.append(f"positive class {chosen!r}: {why}")
-        elif positive is not None:
-            raise InvalidInput(f"a positive class applies to two-class data; these data have {len(cm.labels)} "
-                               "classes", field="positive")
-        return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes)
-
+        return evaluate_confusion_counts(_confusion_of(batches, names, fixed), positive=positive,
+                                         confidence=confidence, interval=interval, beta=beta, settings=settings)
     summary, all_labels, chosen, why = _oriented(batches, names, fixed, positive, score_name)
+    return evaluate_score_counts(summary, all_labels, chosen, why, threshold=threshold, confidence=confidence,
+                                 settings=settings, interval=interval, beta=beta, auc_interval=auc_interval,
+                                 costs=costs, prevalence=prevalence, fpr_range=fpr_range, lift_depth=lift_depth,
+                                 prior=prior, clip=clip, calibration_bins=calibration_bins,
+                                 calibration_strategy=calibration_strategy, roc_bins=roc_bins)
+
+
+def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence: float, interval: str, beta: float,
+                              settings: Any) -> Evaluation:
+    """The evaluation of merged confusion counts (options checked by the caller): what every engine ends
+    with for predicted labels."""
+    if cm.n == 0:
+        raise InvalidInput("no instances to evaluate", field="y_true")
+    present = np.flatnonzero(cm.actual_totals)
+    if present.size < 2:
+        raise InvalidInput(f"has a single class ({cm.labels[present[0]]!r}); at least two classes are needed "
+                           "to evaluate a classifier", field="y_true")
+    chosen, notes = None, []
+    if len(cm.labels) == 2:
+        chosen, why = choose_positive(cm.labels, positive=positive)
+        notes.append(f"positive class {chosen!r}: {why}")
+    elif positive is not None:
+        raise InvalidInput(f"a positive class applies to two-class data; these data have {len(cm.labels)} "
+                           "classes", field="positive")
+    return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes)
+
+
+def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], chosen: str, why: str, *,
+                          threshold: float | None, confidence: float, settings: Any, interval: str, beta: float,
+                          auc_interval: AUCInterval, costs: Any, prevalence: float | None,
+                          fpr_range: tuple[float, float] | None, lift_depth: float, prior: Any, clip: float | None,
+                          calibration_bins: int, calibration_strategy: str, roc_bins: int | None) -> Evaluation:
+    """The whole evaluation from a two-class score summary whose positive class is ``chosen`` (``why`` it is;
+    options checked by the caller): what every engine (batches, Spark) ends with for scores."""
     used = _resolve_threshold(threshold, summary.scores)
     cells = counts_at(threshold_counts(summary), np.array([used]))
     p = all_labels.index(chosen)

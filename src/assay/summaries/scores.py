@@ -259,6 +259,32 @@ class ScoreCounts:
             return cls.empty(labels)
         return sort_keys(y, s).counts(tuple(labels))  # type: ignore[arg-type]
 
+    @classmethod
+    def from_counts(
+        cls,
+        is_positive: Sequence[bool] | np.ndarray,
+        scores: Sequence[float] | np.ndarray,
+        counts: Sequence[int] | np.ndarray,
+        *,
+        labels: Sequence[str] = ("0", "1"),
+    ) -> ScoreCounts:
+        """From (class, score, count) rows, as an engine's aggregation gives them (inputs validated: finite
+        scores, whole counts >= 0); the same rows in any order, repeated or not, give the same summary.
+
+        >>> ScoreCounts.from_counts([True, False, True], [0.7, 0.7, 0.9], [2, 1, 1]).positives.tolist()
+        [1, 2]
+        """
+        y = np.asarray(is_positive, dtype=bool)
+        s = np.asarray(scores, dtype=np.float64) + 0.0  # -0.0 is 0.0
+        c = np.asarray(counts, dtype=np.int64)
+        if len(s) == 0:
+            return cls.empty(labels)
+        order = np.argsort(-s, kind="stable")
+        s, y, c = s[order], y[order], c[order]
+        starts = np.concatenate(([0], np.flatnonzero(s[1:] != s[:-1]) + 1))
+        return cls(s[starts], np.add.reduceat(np.where(y, c, 0), starts), np.add.reduceat(np.where(y, 0, c), starts),
+                   tuple(labels))
+
     # algebra ----------------------------------------------------------------
 
     def merge(self, other: ScoreCounts) -> ScoreCounts:

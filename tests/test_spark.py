@@ -1,0 +1,105 @@
+"""The Spark engine: a local Spark session (local[2], one for the whole module) gives exactly the in-memory
+result, with only summaries reaching the driver."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import assay
+from assay import InvalidInput
+from assay.cli import main
+
+pyspark = pytest.importorskip("pyspark", reason="pip install 'assay[spark]' (the test extra has it)")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("assay-tests")
+               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
+               .config("spark.driver.memory", "1g").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def data(seed=0, n=3000):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.3, "pos", "neg")
+    s = np.round(rng.random(n) + 0.3 * (y == "pos"), 2) / 1.3  # ties, within [0, 1]
+    pred = np.where(rng.random(n) < 0.8, y, np.where(y == "pos", "neg", "pos"))
+    return y, s, pred
+
+
+def close(a, b):
+    if isinstance(b, dict):
+        assert set(a) == set(b)
+        for k in b:
+            close(a[k], b[k])
+    elif isinstance(b, list):
+        assert len(a) == len(b)
+        for x, z in zip(a, b):
+            close(x, z)
+    elif isinstance(b, float) and isinstance(a, float):
+        assert a == pytest.approx(b, rel=1e-9, abs=1e-12)
+    else:
+        assert a == b
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_scores_on_spark_equal_the_in_memory_result(spark, seed):
+    y, s, _ = data(seed)
+    df = spark.createDataFrame(pd.DataFrame({"y": y, "p": s})).repartition(3)
+    got = assay.spark.evaluate(df, truth="y", score="p", threshold=0.4, bootstrap=200, fpr_range=(0, 0.2)).to_dict()
+    want = assay.evaluate(y, y_score=s, threshold=0.4, bootstrap=200, fpr_range=(0, 0.2)).to_dict()
+    for key in want:
+        if key != "probabilistic":
+            assert got[key] == want[key], key
+    close(got["probabilistic"], want["probabilistic"])
+
+
+def test_labels_on_spark_equal_the_in_memory_result(spark):
+    y, _, pred = data(2)
+    df = spark.createDataFrame(pd.DataFrame({"y": y, "yhat": pred}))
+    assert assay.spark.evaluate(df, truth="y", pred="yhat", bootstrap=200).to_dict() == \
+        assay.evaluate(y, y_pred=pred, bootstrap=200).to_dict()
+
+
+def test_numeric_labels_and_negative_scores(spark):
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 500)
+    s = np.round(rng.normal(size=500) + y, 1)
+    df = spark.createDataFrame(pd.DataFrame({"y": y, "p": s}))
+    got = assay.spark.rank(df, truth="y", score="p")
+    want = assay.rank(y, y_score=s)
+    assert got.to_dict() == want.to_dict()
+
+
+def test_bad_values_are_named(spark):
+    df = spark.createDataFrame(pd.DataFrame({"y": ["a", "b", "a"], "p": [0.1, float("nan"), 0.3]}))
+    with pytest.raises(InvalidInput, match="column 'p': missing value"):
+        assay.spark.evaluate(df, truth="y", score="p")
+    with pytest.raises(InvalidInput, match="column 'q' is not in the DataFrame"):
+        assay.spark.evaluate(df, truth="y", score="q")
+    with pytest.raises(InvalidInput, match="expected a pyspark DataFrame"):
+        assay.spark.evaluate(pd.DataFrame({"y": [1]}), truth="y", score="y")
+
+
+def test_report_engine_spark_equals_local(spark, tmp_path, capsys):
+    y, s, _ = data(3, 800)
+    directory = tmp_path / "preds"
+    spark.createDataFrame(pd.DataFrame({"y": y, "p": s})).repartition(2).write.parquet(str(directory))
+    whole = tmp_path / "all.csv"
+    whole.write_text("y,p\n" + "".join(f"{a},{float(b)!r}\n" for a, b in zip(y, s)))
+    common = ["--truth", "y", "--score", "p", "--threshold", "0.4", "--bootstrap", "200", "--format", "json"]
+    assert main(["report", str(directory), "--engine", "spark", *common]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert main(["report", str(whole), *common]) == 0
+    want = json.loads(capsys.readouterr().out)
+    for key in want:
+        if key not in ("probabilistic", "input"):
+            assert got[key] == want[key], key
+    assert got["input"]["engine"] == "spark"
