@@ -1,0 +1,111 @@
+"""Exact evaluation of predictions larger than memory: assay's streamed report against DuckDB's exact AUC.
+
+Generates a directory of Parquet parts (int8 label, float32 score from a realistic model: millions of
+distinct scores; ``--float64`` for nearly all distinct), then times, each in its own process so that peak
+memory (RSS) is the process's own:
+
+* ``assay report DIR --truth y --score p`` (read in batches: exact AUC with DeLong's interval, average
+  precision, the ROC hull, the best thresholds, costs, the probabilistic losses);
+* DuckDB computing the exact AUC alone with SQL on the same files (GROUP BY score, window prefix sums):
+  the reference, not a dependency of assay (``pip install duckdb``).
+
+Prints the best of ``--runs`` runs, the ratio of the times and both peaks. The machines here are shared:
+compare ratios, not seconds.
+
+    python benchmarks/bench_scale.py --rows 10000000
+    python benchmarks/bench_scale.py --rows 100000000 --float64
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def generate(directory: str, rows: int, float64: bool, parts: int = 20) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(0)
+    per = rows // parts
+    for i in range(parts):
+        n = per if i < parts - 1 else rows - per * (parts - 1)
+        y = (rng.random(n) < 0.1).astype(np.int8)
+        logit = rng.normal(size=n) + 1.5 * y - 2.0
+        p = 1.0 / (1.0 + np.exp(-logit))
+        p = p if float64 else p.astype(np.float32)
+        pq.write_table(pa.table({"y": y, "p": p}), os.path.join(directory, f"part-{i:05d}.parquet"))
+
+
+def measure(command: list[str]) -> tuple[float, float, str]:
+    """Wall time (s), peak RSS (GiB) of the child, and its output."""
+    script = ("import resource, subprocess, sys, time, json\n"
+              "t = time.perf_counter()\n"
+              "out = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+              "elapsed = time.perf_counter() - t\n"
+              "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20\n"
+              "print(json.dumps({'t': elapsed, 'rss': rss, 'out': out.stdout, 'err': out.stderr, 'rc': out.returncode}))")
+    done = subprocess.run([sys.executable, "-c", script, *command], capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout)
+    if result["rc"] != 0:
+        raise SystemExit(f"{command[0]} failed: {result['err'][-500:]}")
+    return result["t"], result["rss"], result["out"]
+
+
+DUCKDB = """
+import duckdb, sys
+duckdb.sql("SET enable_progress_bar = false")
+sql = '''
+WITH g AS (SELECT p, SUM(y)::DOUBLE AS pos, (COUNT(*) - SUM(y))::DOUBLE AS neg
+           FROM read_parquet('{glob}') GROUP BY p),
+c AS (SELECT pos, neg, COALESCE(SUM(neg) OVER (ORDER BY p ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+      AS below FROM g)
+SELECT SUM(pos * (below + 0.5 * neg)) / (SUM(pos) * SUM(neg)) FROM c
+'''
+print(duckdb.sql(sql.format(glob=sys.argv[1])).fetchall()[0][0])
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=float, default=1e7)
+    parser.add_argument("--float64", action="store_true")
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--dir", default=None, help="where the Parquet parts go (default: a temporary directory)")
+    args = parser.parse_args()
+    rows = int(args.rows)
+    directory = args.dir or tempfile.mkdtemp(prefix="assay-bench-")
+    os.makedirs(directory, exist_ok=True)
+    if not any(f.endswith(".parquet") for f in os.listdir(directory)):
+        t = time.perf_counter()
+        generate(directory, rows, args.float64)
+        print(f"generated {rows:,} rows in {time.perf_counter() - t:.1f} s into {directory}")
+    assay_cmd = [sys.executable, "-m", "assay", "report", directory, "--truth", "y", "--score", "p",
+                 "--threshold", "0.5", "--bootstrap", "100", "--format", "json"]
+    duck_cmd = [sys.executable, "-c", DUCKDB, os.path.join(directory, "*.parquet")]
+    best = {}
+    for name, command in (("assay", assay_cmd), ("duckdb", duck_cmd)):
+        runs = [measure(command) for _ in range(args.runs)]
+        best[name] = min(runs, key=lambda r: r[0])
+    assay_auc = json.loads(best["assay"][2])["ranking"]["roc_auc"]["value"]
+    duck_auc = float(best["duckdb"][2].split()[-1])  # after DuckDB's own progress bar
+    kind = "float64" if args.float64 else "float32"
+    print(f"{rows:,} rows, {kind} scores; best of {args.runs} runs")
+    print(f"  assay report (exact AUC + DeLong, AP, hull, thresholds, losses): {best['assay'][0]:7.1f} s, "
+          f"peak RSS {best['assay'][1]:.2f} GiB, AUC {assay_auc:.12f}")
+    print(f"  DuckDB exact AUC alone (SQL):                                   {best['duckdb'][0]:7.1f} s, "
+          f"peak RSS {best['duckdb'][1]:.2f} GiB, AUC {duck_auc:.12f}")
+    print(f"  time ratio assay / DuckDB: {best['assay'][0] / best['duckdb'][0]:.2f}x; "
+          f"AUCs differ by {abs(assay_auc - duck_auc):.1e}")
+
+
+if __name__ == "__main__":
+    main()
