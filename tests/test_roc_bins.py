@@ -4,7 +4,6 @@ labelled approximate, with a bound on the AUC's error that holds."""
 import json
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

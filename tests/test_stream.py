@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 import assay
 from assay import InvalidInput
 from assay.cli import main
-from assay.evaluation.stream import evaluate_batches, evaluate_file
+from assay.engines.files import evaluate_file
+from assay.evaluation.stream import evaluate_batches
 
 SKIP = ("probabilistic", "input")
 

@@ -266,7 +266,7 @@ def _report_streamed(file: str, truth: str | None, pred: str | None, score: str 
                      na_values: str | None, positive: str | None, threshold: float | None, options: dict[str, Any],
                      ranking: dict[str, Any], fmt: str) -> Any:
     from assay.cli.common import parse_na_values, progress_bar
-    from assay.evaluation.stream import evaluate_file
+    from assay.engines.files import evaluate_file
 
     if truth is None:
         raise UserError("--truth COL is required: the column of actual values")
@@ -367,7 +367,7 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
     if file is not None and _streams(file, memory):
         if proba or not score or not truth:
             raise UserError("data read in batches takes --truth and --score (--proba needs the whole table)")
-        from assay.evaluation.stream import rank_file
+        from assay.engines.files import rank_file
         from assay.cli.common import parse_na_values
 
         try:

@@ -18,7 +18,7 @@ classes (``y_proba``), quantile calibration bins, and a summary larger than memo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -43,65 +43,7 @@ from assay.metrics.ranking import counts_at, threshold_counts
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["evaluate_batches", "evaluate_file", "rank_file", "evaluate_confusion_counts", "evaluate_score_counts"]
-
-def evaluate_file(
-    source: str,
-    *,
-    truth: str,
-    pred: str | None = None,
-    score: str | None = None,
-    format: str | None = None,
-    na_values: Sequence[str] | None = None,
-    progress: Callable[[int, int | None], None] | None = None,
-    **options: Any,
-) -> Evaluation:
-    """Evaluate the predictions in a file, a directory of parts or a glob, a batch at a time.
-
-    Parameters
-    ----------
-    source : str
-        A CSV, TSV, Parquet or JSON-lines file (compressed or not), a directory of
-        such parts (read recursively, hidden and ``_``-files skipped) or a glob
-        (``"preds/*.parquet"``).
-    truth : str
-        The column of actual classes.
-    pred, score : str
-        The column of predicted classes, or of scores of the positive class (one of them).
-    format, na_values
-        As for :func:`assay.io.tables.read_columns`.
-    progress : callable (rows read, rows expected or None), optional
-    **options
-        ``positive``, ``threshold``, ``confidence``, ``interval``, ``beta``,
-        ``bootstrap``, ``seed``, ``auc_interval``, ``costs``, ``prevalence``,
-        ``fpr_range``, ``lift_depth``: as for :func:`assay.evaluate`.
-
-    Returns
-    -------
-    Evaluation
-        Equal to ``evaluate`` on the whole table (the probabilistic losses up to
-        floating-point rounding).
-    """
-    from assay.io.batches import scan
-
-    if (pred is None) == (score is None):
-        raise InvalidInput("give exactly one of pred or score (class probabilities are not read in batches yet)")
-    batches = scan(source, text_columns=[truth] + ([pred] if pred else []), number_columns=[score] if score else [],
-                   format=format, na_values=na_values)
-    expected = batches.rows_expected
-
-    def columns() -> Iterable[tuple[str, int, Any, Any]]:
-        done = 0
-        for batch in batches:
-            yield batch.part, batch.first_row, batch.columns[truth], batch.columns[pred or score]
-            done += batch.n_rows
-            if progress is not None:
-                progress(done, expected)
-
-    names = {"y_true": f"column {truth!r}", "y_pred": f"column {pred!r}", "y_score": f"column {score!r}"}
-    return evaluate_batches(columns(), kind="y_pred" if pred else "y_score", names=names, score_name=score,
-                            **options)
-
+__all__ = ["evaluate_batches", "evaluate_confusion_counts", "evaluate_score_counts", "oriented_summary"]
 
 def evaluate_batches(
     batches: Iterable[Any],
@@ -159,7 +101,7 @@ def evaluate_batches(
     if kind == "y_pred":
         return evaluate_confusion_counts(_confusion_of(batches, names, fixed), positive=positive,
                                          confidence=confidence, interval=interval, beta=beta, settings=settings)
-    summary, all_labels, chosen, why = _oriented(batches, names, fixed, positive, score_name)
+    summary, all_labels, chosen, why = oriented_summary(batches, names, fixed, positive, score_name)
     return evaluate_score_counts(summary, all_labels, chosen, why, threshold=threshold, confidence=confidence,
                                  settings=settings, interval=interval, beta=beta, auc_interval=auc_interval,
                                  costs=costs, prevalence=prevalence, fpr_range=fpr_range, lift_depth=lift_depth,
@@ -218,27 +160,7 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes))
 
 
-def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
-              na_values: Sequence[str] | None = None, positive: Any = None, confidence: float = 0.95,
-              costs: Costs | Mapping[str, float] | None = None, prevalence: float | None = None,
-              fpr_range: tuple[float, float] | None = None, lift_depth: float = 0.1,
-              roc_bins: int | None = None) -> Any:
-    """The ranking analysis (curves, AUC, hull, thresholds) of the scores in a file, a directory or a glob,
-    read a batch at a time: :func:`assay.rank` for data read in batches."""
-    from assay.checks import check_confidence
-    from assay.io.batches import scan
-
-    confidence = check_confidence(confidence)
-    batches = scan(source, text_columns=[truth], number_columns=[score], format=format, na_values=na_values)
-    items = ((b.part, b.first_row, b.columns[truth], b.columns[score]) for b in batches)
-    names = {"y_true": f"column {truth!r}", "y_score": f"column {score!r}"}
-    summary, _, _, _ = _oriented(items, names, None, positive, score)
-    return analyse_scores(summary, confidence=confidence, costs=_as_costs(costs),
-                          deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
-                          lift_depth=lift_depth, roc_bins=roc_bins)
-
-
-def _oriented(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None, positive: Any,
+def oriented_summary(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None, positive: Any,
               score_name: str | None) -> tuple[ScoreCounts, tuple[str, ...], str, str]:
     """The merged score summary with the positive class as its positive, the two classes, the positive and why."""
     summary, all_labels, reference = _scores_of(batches, names, fixed)

@@ -1,0 +1,97 @@
+"""Files read a batch at a time: a file larger than memory, a directory of parts, a glob.
+
+The engine between the reader of batches (:mod:`assay.io.batches`) and the merging of
+summaries (:mod:`assay.evaluation.stream`): what ``assay report`` and ``assay curves``
+run on such sources, and ``assay.evaluate_file`` / ``assay.rank_file`` in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from assay.errors import InvalidInput
+from assay.evaluation.evaluate import _as_costs, _check_prevalence
+from assay.evaluation.ranking import Costs, analyse_scores
+from assay.evaluation.result import Evaluation
+from assay.evaluation.stream import evaluate_batches, oriented_summary
+from assay.io.batches import scan
+
+__all__ = ["evaluate_file", "rank_file"]
+
+
+def evaluate_file(
+    source: str,
+    *,
+    truth: str,
+    pred: str | None = None,
+    score: str | None = None,
+    format: str | None = None,
+    na_values: Sequence[str] | None = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    **options: Any,
+) -> Evaluation:
+    """Evaluate the predictions in a file, a directory of parts or a glob, a batch at a time.
+
+    Parameters
+    ----------
+    source : str
+        A CSV, TSV, Parquet or JSON-lines file (compressed or not), a directory of
+        such parts (read recursively, hidden and ``_``-files skipped) or a glob
+        (``"preds/*.parquet"``).
+    truth : str
+        The column of actual classes.
+    pred, score : str
+        The column of predicted classes, or of scores of the positive class (one of them).
+    format, na_values
+        As for :func:`assay.io.tables.read_columns`.
+    progress : callable (rows read, rows expected or None), optional
+    **options
+        ``positive``, ``threshold``, ``confidence``, ``interval``, ``beta``,
+        ``bootstrap``, ``seed``, ``auc_interval``, ``costs``, ``prevalence``,
+        ``fpr_range``, ``lift_depth``: as for :func:`assay.evaluate`.
+
+    Returns
+    -------
+    Evaluation
+        Equal to ``evaluate`` on the whole table (the probabilistic losses up to
+        floating-point rounding).
+    """
+    if (pred is None) == (score is None):
+        raise InvalidInput("give exactly one of pred or score (class probabilities are not read in batches yet)")
+    batches = scan(source, text_columns=[truth] + ([pred] if pred else []), number_columns=[score] if score else [],
+                   format=format, na_values=na_values)
+    expected = batches.rows_expected
+
+    def columns() -> Iterable[tuple[str, int, Any, Any]]:
+        done = 0
+        for batch in batches:
+            yield batch.part, batch.first_row, batch.columns[truth], batch.columns[pred or score]
+            done += batch.n_rows
+            if progress is not None:
+                progress(done, expected)
+
+    names = {"y_true": f"column {truth!r}", "y_pred": f"column {pred!r}", "y_score": f"column {score!r}"}
+    return evaluate_batches(columns(), kind="y_pred" if pred else "y_score", names=names, score_name=score,
+                            **options)
+
+
+def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
+              na_values: Sequence[str] | None = None, positive: Any = None, confidence: float = 0.95,
+              costs: Costs | Mapping[str, float] | None = None, prevalence: float | None = None,
+              fpr_range: tuple[float, float] | None = None, lift_depth: float = 0.1,
+              roc_bins: int | None = None) -> Any:
+    """The ranking analysis (curves, AUC, hull, thresholds) of the scores in a file, a directory or a glob,
+    read a batch at a time: :func:`assay.rank` for data read in batches."""
+    from assay.checks import check_confidence
+
+    confidence = check_confidence(confidence)
+    batches = scan(source, text_columns=[truth], number_columns=[score], format=format, na_values=na_values)
+    items = ((b.part, b.first_row, b.columns[truth], b.columns[score]) for b in batches)
+    names = {"y_true": f"column {truth!r}", "y_score": f"column {score!r}"}
+    summary, _, _, _ = oriented_summary(items, names, None, positive, score)
+    return analyse_scores(summary, confidence=confidence, costs=_as_costs(costs),
+                          deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
+                          lift_depth=lift_depth, roc_bins=roc_bins)
+
+
