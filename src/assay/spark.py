@@ -1,7 +1,7 @@
-"""``assay.spark``: the Spark engine's public face (see :mod:`assay.engines.spark`).
+"""``assay.spark``: the Spark engine's public face (the code is in :mod:`assay.engines.spark`)::
 
->>> import assay.spark  # doctest: +SKIP
->>> assay.spark.evaluate(df, truth="y", score="p")  # doctest: +SKIP
+    import assay.spark
+    r = assay.spark.evaluate(df, truth="y", score="p")
 """
 
 from assay.engines.spark import evaluate, rank, read
