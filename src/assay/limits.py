@@ -7,7 +7,7 @@ says so), instead of running for hours or returning a rounded count.
 
 from __future__ import annotations
 
-__all__ = ["MAX_CLASSES", "MAX_BOOTSTRAP_RESAMPLES", "MAX_COUNT"]
+__all__ = ["DEFAULT_MEMORY", "MAX_CLASSES", "MAX_BOOTSTRAP_RESAMPLES", "MAX_COUNT"]
 
 MAX_CLASSES = 1_000
 """The most classes one evaluation takes (labels in the data or rows of a confusion matrix). A column
@@ -21,3 +21,7 @@ percentage point. See also ``inference.bootstrap.MAX_RESAMPLED_CELLS`` for large
 MAX_COUNT = 2**53
 """The largest count, and total of counts, assay takes: every integer up to it is exact in float64,
 which every rate and interval is computed in."""
+
+DEFAULT_MEMORY = 2 * 1024**3
+"""The memory budget (bytes) of data read in batches when none is given (``--memory``): past it, the score
+summary is spilled to temporary files."""

@@ -187,7 +187,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                       "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                       "calibration_strategy": calibration} if score else {}
             result = _report_streamed(file, truth, pred, score, input_format, na_values, positive, threshold,
-                                      options, scored, fmt)
+                                      options, scored, fmt, parse_size(memory or DEFAULT_MEMORY, "--memory"))
+            _refuse_pictures_on_disk(result.ranking, html, plots)
             result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
                                                                "score": score}.items() if v is not None})
             from assay.report.text import render_text
@@ -239,6 +240,15 @@ def _streams(file: str, memory: str | None) -> bool:
         return False
 
 
+def _refuse_pictures_on_disk(ranking: Any, html: str | None, plots: str | None) -> None:
+    """--html and --plots draw every point of the curves: not from a summary spilled to disk (yet)."""
+    if ranking is not None and ranking.summary.on_disk and (html or plots):
+        option = "--html" if html else "--plots"
+        raise UserError(f"{option}: the {len(ranking.summary):,} distinct scores did not fit in --memory and were "
+                        "spilled to disk; the charts are drawn from a summary in memory: give a larger --memory, "
+                        "or --roc-bins N for approximate charts")
+
+
 def _report_spark(file: str, truth: str, pred: str | None, score: str | None, input_format: str | None,
                   positive: str | None, threshold: float | None, options: dict[str, Any],
                   scored: dict[str, Any]) -> Any:
@@ -264,7 +274,7 @@ def _report_spark(file: str, truth: str, pred: str | None, score: str | None, in
 
 def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, input_format: str | None,
                      na_values: str | None, positive: str | None, threshold: float | None, options: dict[str, Any],
-                     ranking: dict[str, Any], fmt: str) -> Any:
+                     ranking: dict[str, Any], fmt: str, memory: int) -> Any:
     from assay.cli.common import parse_na_values, progress_bar
     from assay.engines.files import evaluate_file
 
@@ -278,7 +288,7 @@ def _report_streamed(file: str, truth: str | None, pred: str | None, score: str 
             bar.start()
         return evaluate_file(file, truth=truth, pred=pred, score=score, format=input_format,
                              na_values=parse_na_values(na_values), progress=update, positive=positive,
-                             threshold=threshold, **options, **ranking)
+                             threshold=threshold, memory=memory, **options, **ranking)
     except InvalidInput as e:
         raise fail(e, {**NAMES, "format": "--input-format", "calibration_bins": "--bins",
                        "calibration_strategy": "--calibration", "strategy": "--calibration"}) from None
@@ -373,9 +383,14 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
         try:
             r = rank_file(file, truth=truth, score=score, format=input_format, na_values=parse_na_values(na_values),
                           positive=positive, costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
-                          prevalence=prevalence, roc_bins=roc_bins)
+                          prevalence=prevalence, roc_bins=roc_bins,
+                          memory=parse_size(memory or DEFAULT_MEMORY, "--memory"))
         except InvalidInput as e:
             raise fail(e, {**NAMES, "format": "--input-format"}) from None
+        if r.summary.on_disk and (kind in ("roc", "pr", "lift") or (kind == "thresholds" and at is None)):
+            raise UserError(f"the {len(r.summary):,} distinct scores did not fit in --memory and were spilled to "
+                            f"disk, so the curve would have as many points: give --kind thresholds --at T1,T2,... "
+                            f"or --kind hull, --roc-bins N for an approximate curve, or a larger --memory")
     else:
         data = read_predictions(file, truth, pred, score, proba, input_format, na_values, allow=("score", "proba"))
         try:

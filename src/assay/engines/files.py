@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from assay.checks import check_integer
 from assay.errors import InvalidInput
 from assay.evaluation.evaluate import _as_costs, _check_prevalence
 from assay.evaluation.ranking import Costs, analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.evaluation.stream import evaluate_batches, oriented_summary
 from assay.io.batches import scan
+from assay.limits import DEFAULT_MEMORY
 
 __all__ = ["evaluate_file", "rank_file"]
 
@@ -29,6 +31,7 @@ def evaluate_file(
     format: str | None = None,
     na_values: Sequence[str] | None = None,
     progress: Callable[[int, int | None], None] | None = None,
+    memory: int | None = DEFAULT_MEMORY,
     **options: Any,
 ) -> Evaluation:
     """Evaluate the predictions in a file, a directory of parts or a glob, a batch at a time.
@@ -46,6 +49,9 @@ def evaluate_file(
     format, na_values
         As for :func:`assay.io.tables.read_columns`.
     progress : callable (rows read, rows expected or None), optional
+    memory : int, default 2 GiB
+        The memory budget in bytes: a score summary larger than what it leaves
+        (``summary_budget``) is spilled to temporary files, exact all the same. None: no budget.
     **options
         ``positive``, ``threshold``, ``confidence``, ``interval``, ``beta``,
         ``bootstrap``, ``seed``, ``auc_interval``, ``costs``, ``prevalence``,
@@ -73,14 +79,28 @@ def evaluate_file(
 
     names = {"y_true": f"column {truth!r}", "y_pred": f"column {pred!r}", "y_score": f"column {score!r}"}
     return evaluate_batches(columns(), kind="y_pred" if pred else "y_score", names=names, score_name=score,
-                            **options)
+                            memory=summary_budget(memory), **options)
+
+
+RESERVED = 256 * 1024**2
+"""What a scan takes besides the score summary: Python and its libraries, the compiled kernels, one
+batch and its sorted keys (about 250 MB measured at 2^20 rows a batch)."""
+
+
+def summary_budget(memory: int | None) -> int | None:
+    """The part of a memory budget (bytes) the score summary may take: the rest is ``RESERVED``
+    (or half of a small budget)."""
+    if memory is None:
+        return None
+    memory = check_integer(memory, "memory", low=1)
+    return memory - min(RESERVED, memory // 2)
 
 
 def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
               na_values: Sequence[str] | None = None, positive: Any = None, confidence: float = 0.95,
               costs: Costs | Mapping[str, float] | None = None, prevalence: float | None = None,
               fpr_range: tuple[float, float] | None = None, lift_depth: float = 0.1,
-              roc_bins: int | None = None) -> Any:
+              roc_bins: int | None = None, memory: int | None = DEFAULT_MEMORY) -> Any:
     """The ranking analysis (curves, AUC, hull, thresholds) of the scores in a file, a directory or a glob,
     read a batch at a time: :func:`assay.rank` for data read in batches."""
     from assay.checks import check_confidence
@@ -89,7 +109,7 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
     batches = scan(source, text_columns=[truth], number_columns=[score], format=format, na_values=na_values)
     items = ((b.part, b.first_row, b.columns[truth], b.columns[score]) for b in batches)
     names = {"y_true": f"column {truth!r}", "y_score": f"column {score!r}"}
-    summary, _, _, _ = oriented_summary(items, names, None, positive, score)
+    summary, _, _, _ = oriented_summary(items, names, None, positive, score, summary_budget(memory))
     return analyse_scores(summary, confidence=confidence, costs=_as_costs(costs),
                           deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                           lift_depth=lift_depth, roc_bins=roc_bins)

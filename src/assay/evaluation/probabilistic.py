@@ -617,20 +617,40 @@ def analyse_score_counts(
 
 
 def _instances(summary: Any, step: int) -> Any:
-    """(scores, class codes) of the instances a score summary counts, at most ``step`` at a time."""
-    for counts, code in ((np.asarray(summary.positives, dtype=np.int64), 1),
-                         (np.asarray(summary.negatives, dtype=np.int64), 0)):
-        ends = np.cumsum(counts)
-        start_row = 0
-        total = int(ends[-1]) if len(ends) else 0
-        while start_row < total:
-            stop_row = min(total, start_row + step)
-            # the distinct scores whose instances fall in [start_row, stop_row)
-            first = int(np.searchsorted(ends, start_row, side="right"))
-            last = int(np.searchsorted(ends, stop_row - 1, side="right"))
-            scores_index = np.arange(first, last + 1)
-            taken = np.minimum(ends[scores_index], stop_row) - np.maximum(ends[scores_index] - counts[scores_index],
-                                                                        start_row)
-            scores = np.repeat(np.asarray(summary.scores, dtype=np.float64)[scores_index], taken)
-            yield scores, np.full(len(scores), code, dtype=np.intp)
-            start_row = stop_row
+    """(scores, class codes) of the instances a score summary counts, at most ``step`` at a time.
+
+    The summary is read ``CHUNK`` distinct scores at a time (a summary spilled to disk is never
+    read whole), and a score shared by more than ``step`` instances comes in several pieces.
+    """
+    from assay.summaries.spill import CHUNK, release
+
+    for column, code in ((summary.positives, 1), (summary.negatives, 0)):
+        scores_out: list[np.ndarray] = []
+        held = 0
+        for first in range(0, len(summary.scores), CHUNK):
+            counts = np.asarray(column[first:first + CHUNK], dtype=np.int64)
+            scores = np.asarray(summary.scores[first:first + CHUNK], dtype=np.float64)
+            release(column, summary.scores)
+            keep = counts > 0
+            counts, scores = counts[keep], scores[keep]
+            while len(counts):
+                # the whole groups that fit in what is left of this step, else a piece of the next group
+                ends = np.cumsum(counts)
+                whole = int(np.searchsorted(ends, step - held, side="right"))
+                if whole:
+                    scores_out.append(np.repeat(scores[:whole], counts[:whole]))
+                    held += int(ends[whole - 1])
+                    counts, scores = counts[whole:], scores[whole:]
+                if len(counts) and held < step:
+                    piece = step - held
+                    scores_out.append(np.full(piece, scores[0]))
+                    held += piece
+                    counts = counts.copy()
+                    counts[0] -= piece
+                if held >= step:
+                    out = np.concatenate(scores_out)
+                    yield out, np.full(len(out), code, dtype=np.intp)
+                    scores_out, held = [], 0
+        if held:
+            out = np.concatenate(scores_out)
+            yield out, np.full(len(out), code, dtype=np.intp)

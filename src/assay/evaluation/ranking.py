@@ -31,7 +31,7 @@ from assay.metrics.ranking import (
     counts_at,
     gains_at,
     lift_points,
-    partial_auc,
+    partial_auc_of,
     pr_areas,
     pr_points,
     roc_point,
@@ -48,6 +48,7 @@ from assay.metrics.roc_space import (
     upper_hull,
 )
 from assay.summaries.scores import ScoreCounts
+from assay.summaries.spill import gather
 
 __all__ = [
     "AUCInterval",
@@ -137,8 +138,12 @@ class RankingAnalysis(Displayable):
         return {"threshold": thresholds, "fpr": fpr, "tpr": tpr}
 
     def hull(self) -> dict[str, np.ndarray]:
-        roc = self.roc()
-        return {k: v[self.hull_index] for k, v in roc.items()}
+        """The vertices of the ROC convex hull (read at their indices: no whole curve is made)."""
+        tc, idx = self.counts, self.hull_index
+        after, at_origin = np.maximum(idx - 1, 0), idx == 0
+        return {"threshold": np.where(at_origin, np.inf, gather(tc.thresholds, after)),
+                "fpr": np.where(at_origin, 0.0, gather(tc.fp, after) / tc.n_negative),
+                "tpr": np.where(at_origin, 0.0, gather(tc.tp, after) / tc.n_positive)}
 
     def pr(self) -> dict[str, np.ndarray]:
         """Precision and recall at each distinct threshold, highest threshold first."""
@@ -299,6 +304,10 @@ def analyse_scores(
     if weighted:
         roc_auc = Estimate(dl.auc, None, None, "no interval: the data are weighted")
     elif auc_interval == "bootstrap":
+        if sc.on_disk:
+            raise InvalidInput(f"the bootstrap interval of the AUC needs the summary in memory, and its "
+                               f"{len(sc):,} distinct scores were spilled to disk: use DeLong's interval, or "
+                               "a larger memory budget", field="auc_interval")
         ci = bootstrap_auc_ci(sc, confidence=confidence, settings=bootstrap)
         roc_auc = Estimate(dl.auc, ci, "bootstrap-percentile")
     elif dl.ci is None:
@@ -317,9 +326,8 @@ def analyse_scores(
 
     partial = None
     if fpr_range is not None:
-        fpr, tpr, _ = roc_points(tc)
         low, high = fpr_range
-        area = partial_auc(fpr, tpr, low, high)
+        area = partial_auc_of(tc, low, high)
         width = high - low
         # McClish (1989): 1/2 (1 + (A - min) / (max - min)), min the diagonal's area, max the ideal's
         minimum = (high * high - low * low) / 2.0
@@ -343,9 +351,9 @@ def analyse_scores(
     slope = iso_performance_slope(cost_fp=costs.fp - costs.tn, cost_fn=costs.fn - costs.tp,
                                   negatives=1 - pi, positives=pi) if costs.fn > costs.tp else math.inf
     after, at_origin = np.maximum(hull_index - 1, 0), hull_index == 0
-    hth = np.where(at_origin, np.inf, tc.thresholds[after])
-    hf = np.where(at_origin, 0.0, tc.fp[after] / n_neg)
-    ht = np.where(at_origin, 0.0, tc.tp[after] / n_pos)
+    hth = np.where(at_origin, np.inf, gather(tc.thresholds, after))
+    hf = np.where(at_origin, 0.0, gather(tc.fp, after) / n_neg)
+    ht = np.where(at_origin, 0.0, gather(tc.tp, after) / n_pos)
     opt = optimal_point(hf, ht, slope)
     optimal = ThresholdChoice("iso_performance", float(hth[opt.index]), opt.fpr, opt.tpr,
                               float(cost_of(np.array([opt.fpr]), np.array([opt.tpr]))[0]),

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from assay.checks import check_integer
 from assay.errors import InvalidInput
 from assay.evaluation.evaluate import (
     _as_costs,
@@ -42,6 +43,7 @@ from assay.limits import MAX_CLASSES
 from assay.metrics.ranking import counts_at, threshold_counts
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
+from assay.summaries.spill import MergeTree
 
 __all__ = ["evaluate_batches", "evaluate_confusion_counts", "evaluate_score_counts", "oriented_summary"]
 
@@ -69,6 +71,7 @@ def evaluate_batches(
     calibration_bins: int = 10,
     calibration_strategy: str = "uniform",
     roc_bins: int | None = None,
+    memory: int | None = None,
 ) -> Evaluation:
     """Evaluate predictions given as batches of (truth, prediction) columns.
 
@@ -85,6 +88,10 @@ def evaluate_batches(
     names : mapping, optional
         How errors name the columns (``{"y_score": "column 'p'"}``).
     labels, positive, threshold, confidence, ... : as for :func:`assay.evaluate`.
+    memory : int, optional
+        A budget in bytes for the score summary (one entry per distinct score): beyond it the
+        summary is spilled to temporary files and read back a chunk at a time; every number
+        stays exact. None: no budget.
 
     Examples
     --------
@@ -101,7 +108,9 @@ def evaluate_batches(
     if kind == "y_pred":
         return evaluate_confusion_counts(_confusion_of(batches, names, fixed), positive=positive,
                                          confidence=confidence, interval=interval, beta=beta, settings=settings)
-    summary, all_labels, chosen, why = oriented_summary(batches, names, fixed, positive, score_name)
+    if memory is not None:
+        memory = check_integer(memory, "memory", low=1)
+    summary, all_labels, chosen, why = oriented_summary(batches, names, fixed, positive, score_name, memory)
     return evaluate_score_counts(summary, all_labels, chosen, why, threshold=threshold, confidence=confidence,
                                  settings=settings, interval=interval, beta=beta, auc_interval=auc_interval,
                                  costs=costs, prevalence=prevalence, fpr_range=fpr_range, lift_depth=lift_depth,
@@ -136,7 +145,7 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
                           calibration_bins: int, calibration_strategy: str, roc_bins: int | None) -> Evaluation:
     """The whole evaluation from a two-class score summary whose positive class is ``chosen`` (``why`` it is;
     options checked by the caller): what every engine (batches, Spark) ends with for scores."""
-    used = _resolve_threshold(threshold, summary.scores)
+    used = _resolve_threshold(threshold, summary.scores[[-1, 0]])  # decreasing: the ends are min and max
     cells = counts_at(threshold_counts(summary), np.array([used]))
     p = all_labels.index(chosen)
     counts = np.zeros((2, 2), dtype=np.int64)
@@ -150,6 +159,9 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
                              lift_depth=lift_depth, roc_bins=roc_bins)
     probabilistic = None
     notes = list(result.notes)
+    if summary.on_disk:
+        notes.append(f"the summary of {len(summary):,} distinct scores was larger than the memory budget: it was "
+                     "spilled to temporary files and read back a chunk at a time; every number is exact")
     if summary.scores[-1] >= 0 and summary.scores[0] <= 1:  # probabilities of the positive class
         probabilistic = analyse_score_counts(summary, prior=prior, clip=clip, bins=calibration_bins,
                                              strategy=calibration_strategy, confidence=confidence)
@@ -161,15 +173,18 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
 
 
 def oriented_summary(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None, positive: Any,
-              score_name: str | None) -> tuple[ScoreCounts, tuple[str, ...], str, str]:
-    """The merged score summary with the positive class as its positive, the two classes, the positive and why."""
-    summary, all_labels, reference = _scores_of(batches, names, fixed)
+                     score_name: str | None, memory: int | None = None) -> tuple[ScoreCounts, tuple[str, ...], str, str]:
+    """The merged score summary with the positive class as its positive, the two classes, the positive and why.
+
+    Within ``memory`` bytes (None: no limit) the summary is held in memory; beyond, it is spilled to disk
+    (:mod:`assay.summaries.spill`) and the result maps it from there."""
+    summary, all_labels, reference = _scores_of(batches, names, fixed, memory)
     if len(all_labels) != 2:
         what = "a single class" if len(all_labels) == 1 else f"{len(all_labels)} classes"
         raise InvalidInput(f"has {what}; a score column needs two", field=names.get("y_true", "y_true"))
     chosen, why = choose_positive(all_labels, positive=positive, score_name=score_name)
     if chosen != reference:  # the summary counted the other class as positive: turn it round
-        summary = ScoreCounts(summary.scores, summary.negatives, summary.positives, (reference, chosen))
+        summary = summary.relabelled((reference, chosen), swap=True)
     return summary, all_labels, chosen, why
 
 
@@ -223,12 +238,12 @@ def _confusion_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[
     return total
 
 
-def _scores_of(batches: Iterable[Any], names: Mapping[str, str],
-               fixed: list[str] | None) -> tuple[ScoreCounts, tuple[str, ...], str]:
+def _scores_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None,
+               memory: int | None) -> tuple[ScoreCounts, tuple[str, ...], str]:
     """The merged score summary (the first class met counted as positive), the classes, and that class."""
     reference: str | None = None
     seen: list[str] = []
-    pending = _MergeTree()
+    pending = MergeTree(memory)
     for part, first_row, y_true, y_score in _items(batches, "y_score"):
         try:
             enc = encode_labels({"y_true": y_true}, labels=fixed)
@@ -256,30 +271,4 @@ def _scores_of(batches: Iterable[Any], names: Mapping[str, str],
     labels = tuple(sorted_labels(seen)) if fixed is None else tuple(fixed)
     other = next((label for label in labels if label != reference), "other")
     summary = pending.result()
-    return ScoreCounts(summary.scores, summary.positives, summary.negatives, (other, reference)), labels, reference
-
-
-class _MergeTree:
-    """Merges summaries as a binary counter does: each summary takes part in O(log parts) merges, not one
-    per later part, so that merging many parts costs about as much as summarising them."""
-
-    def __init__(self) -> None:
-        self._levels: list[ScoreCounts | None] = []
-
-    def add(self, summary: ScoreCounts) -> None:
-        level = 0
-        while level < len(self._levels) and self._levels[level] is not None:
-            summary = self._levels[level].merge(summary)
-            self._levels[level] = None
-            level += 1
-        if level == len(self._levels):
-            self._levels.append(None)
-        self._levels[level] = summary
-
-    def result(self) -> ScoreCounts:
-        out: ScoreCounts | None = None
-        for summary in self._levels:
-            if summary is not None:
-                out = summary if out is None else summary.merge(out)
-        assert out is not None
-        return out
+    return summary.relabelled((other, reference)), labels, reference

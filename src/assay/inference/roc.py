@@ -28,6 +28,7 @@ from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.distributions import normal_quantile
 from assay.inference.estimate import ConfidenceInterval
 from assay.summaries.scores import ScoreCounts
+from assay.summaries.spill import release
 
 __all__ = ["DeLongResult", "delong", "placements", "bootstrap_auc_ci", "logit_interval"]
 
@@ -85,6 +86,7 @@ def delong(sc: ScoreCounts, *, confidence: float = 0.95) -> DeLongResult:
             neg = sc.negatives[part].astype(np.float64)
             v10 = (n_neg - tc.fp[part] + 0.5 * neg) / n_neg
             v01 = (tc.tp[part] - 0.5 * pos) / n_pos
+            release(sc.positives, sc.negatives, tc.tp, tc.fp)
             yield pos, neg, v10, v01
 
     area = sum(float((pos * v10).sum()) for pos, _, v10, _ in chunks()) / n_pos

@@ -23,6 +23,7 @@ import numpy as np
 from assay.metrics.confusion import Cells
 from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts, SortedKeys
+from assay.summaries.spill import CHUNK, is_on_disk, release
 
 __all__ = [
     "ThresholdCounts",
@@ -43,6 +44,7 @@ __all__ = [
     "gains_at",
     "counts_at",
     "drop_collinear",
+    "partial_auc_of",
 ]
 
 
@@ -105,7 +107,7 @@ def roc_points(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return fpr, tpr, thresholds
 
 
-POINT_CHUNK = 1 << 17  # ROC points handled at a time by the chunked walks
+POINT_CHUNK = CHUNK  # ROC points handled at a time by the chunked walks
 
 
 def roc_point(tc: ThresholdCounts, i: int) -> tuple[float, float, float]:
@@ -127,6 +129,7 @@ def roc_chunks(tc: ThresholdCounts):
         if start == 0:
             fpr = np.concatenate(([0.0], fpr))
             tpr = np.concatenate(([0.0], tpr))
+        release(tc.fp, tc.tp)
         yield start, fpr, tpr
 
 
@@ -220,6 +223,25 @@ def partial_auc(fpr: np.ndarray, tpr: np.ndarray, low: float, high: float) -> fl
     return float(((starts + ends) * np.diff(grid)).sum() / 2.0)
 
 
+def partial_auc_of(tc: ThresholdCounts, low: float, high: float) -> float:
+    """``partial_auc`` of the ROC curve of ``tc``, walked in chunks (no curve-long arrays).
+
+    The area is additive over FPR: each chunk, led by the last point of the one before,
+    gives the part of [low, high] it spans, with the same one-sided limits at its ends.
+    """
+    area = 0.0
+    last: tuple[float, float] | None = None
+    for _, fpr, tpr in roc_chunks(tc):
+        if last is not None:
+            fpr = np.concatenate(([last[0]], fpr))
+            tpr = np.concatenate(([last[1]], tpr))
+        last = float(fpr[-1]), float(tpr[-1])
+        a, b = max(low, float(fpr[0])), min(high, last[0])
+        if b > a:
+            area += partial_auc(fpr, tpr, a, b)
+    return area
+
+
 def _interp_right(x: np.ndarray, fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
     """TPR just right of x (the highest TPR at a vertical step)."""
     i = np.searchsorted(fpr, x, side="right") - 1
@@ -276,6 +298,7 @@ def pr_areas(tc: ThresholdCounts) -> tuple[float, float]:
         ap += float((gained * precision).sum())
         trapezoid += float((gained * (precision + previous) / 2.0).sum())
         last_recall, last_precision = float(recall[-1]), float(precision[-1])
+        release(tc.tp, tc.fp)
     return ap, trapezoid
 
 
@@ -314,25 +337,44 @@ def gains_at(tc: ThresholdCounts, depth: float) -> float:
     """
     n = float(tc.n_positive + tc.n_negative)
     target = depth * n
-    flagged = tc.tp + tc.fp  # instances at or above each threshold, increasing
-    i = int(np.searchsorted(flagged, target, side="left"))
-    if i >= len(flagged):
+    # the first threshold with at least ``target`` instances at or above it (tp + fp increases)
+    i = _first_index(len(tc.tp), lambda j: float(tc.tp[j] + tc.fp[j]) >= target)
+    if i >= len(tc.tp):
         return 1.0
-    hi_n, hi_tp = float(flagged[i]), float(tc.tp[i])
-    lo_n, lo_tp = (float(flagged[i - 1]), float(tc.tp[i - 1])) if i > 0 else (0.0, 0.0)
+    hi_n, hi_tp = float(tc.tp[i] + tc.fp[i]), float(tc.tp[i])
+    lo_n, lo_tp = (float(tc.tp[i - 1] + tc.fp[i - 1]), float(tc.tp[i - 1])) if i > 0 else (0.0, 0.0)
     found = lo_tp + (hi_tp - lo_tp) * (target - lo_n) / (hi_n - lo_n) if hi_n > lo_n else hi_tp
+    release(tc.tp, tc.fp)
     return float(found / tc.n_positive)
+
+
+def _first_index(n: int, reached) -> int:
+    """The first j in [0, n) with ``reached(j)`` true (false then true along j), else n: a binary search."""
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if reached(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def counts_at(tc: ThresholdCounts, thresholds: np.ndarray) -> Cells:
     """The four cells at arbitrary thresholds (positive iff score >= threshold)."""
     t = np.asarray(thresholds, dtype=np.float64)
     # number of distinct scores >= t (scores are decreasing)
-    k = np.searchsorted(-tc.thresholds, -t, side="right")
+    if is_on_disk(tc.thresholds):  # a binary search each, reading a few entries from disk
+        m = len(tc.thresholds)
+        k = np.array([_first_index(m, lambda j, x=x: not tc.thresholds[j] >= x) for x in t.ravel()],
+                     dtype=np.int64).reshape(t.shape)
+    else:
+        k = np.searchsorted(-tc.thresholds, -t, side="right")
     tp = np.where(k > 0, tc.tp[np.maximum(k - 1, 0)], 0) if len(tc.tp) else np.zeros_like(t)
     fp = np.where(k > 0, tc.fp[np.maximum(k - 1, 0)], 0) if len(tc.fp) else np.zeros_like(t)
     tp = np.asarray(tp, dtype=np.float64)
     fp = np.asarray(fp, dtype=np.float64)
+    release(tc.thresholds, tc.tp, tc.fp)
     return Cells(tp, fp, tc.n_positive - tp, tc.n_negative - fp)
 
 

@@ -77,18 +77,30 @@ def roc_hull(positives: np.ndarray, negatives: np.ndarray, *, tp: np.ndarray | N
     points of a continuous score before the exact pruning on integer counts.
     ``tp`` and ``fp`` may pass the cumulative counts when they are already made.
     """
+    from assay.summaries.spill import CHUNK, release
+
     m = len(positives)
     tp = np.cumsum(positives) if tp is None else tp
     fp = np.cumsum(negatives) if fp is None else fp
-    candidate = np.zeros(m + 1, dtype=bool)
-    candidate[0] = candidate[m] = True
-    if m > 1:
-        candidate[1:m] = (np.asarray(positives[:-1]) > 0) & (np.asarray(negatives[1:]) > 0)
-    idx = np.flatnonzero(candidate)
-    # point i > 0 is the counts after group i - 1; point 0 is the origin
-    after = np.maximum(idx - 1, 0)
-    at_origin = idx == 0
-    return idx[upper_hull(np.where(at_origin, 0, fp[after]), np.where(at_origin, 0, tp[after]))]
+    # the hull of the whole curve is the hull of the chunks' hulls: one chunk of points in memory at a time
+    xs, ys, ids = [np.zeros(1, dtype=np.asarray(fp[:0]).dtype)], [np.zeros(1, dtype=np.asarray(tp[:0]).dtype)], \
+        [np.zeros(1, dtype=np.int64)]
+    for start in range(0, m, CHUNK):
+        stop = min(m, start + CHUNK)
+        # point g + 1 follows group g; it is a candidate when entered up and left right (the last always is)
+        candidate = np.asarray(positives[start:stop]) > 0
+        candidate[: stop - start - 1 if stop == m else stop - start] &= np.asarray(negatives[start + 1:stop + 1]) > 0
+        if stop == m:
+            candidate[-1] = True
+        chosen = np.flatnonzero(candidate)
+        x, y = np.asarray(fp[start:stop])[chosen], np.asarray(tp[start:stop])[chosen]
+        keep = upper_hull(x, y)
+        xs.append(x[keep])
+        ys.append(y[keep])
+        ids.append(chosen[keep] + start + 1)
+        release(positives, negatives, tp, fp)
+    x, y, idx = np.concatenate(xs), np.concatenate(ys), np.concatenate(ids)
+    return idx[upper_hull(x, y)]
 
 
 def iso_performance_slope(*, cost_fp: float, cost_fn: float, negatives: float, positives: float) -> float:

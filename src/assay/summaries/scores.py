@@ -301,6 +301,25 @@ class ScoreCounts:
         starts = np.concatenate(([0], np.flatnonzero(scores[1:] != scores[:-1]) + 1))
         return ScoreCounts(scores[starts], np.add.reduceat(pos, starts), np.add.reduceat(neg, starts), self.labels)
 
+    def relabelled(self, labels: Sequence[str], *, swap: bool = False) -> ScoreCounts:
+        """The same counts under other class names (negative, positive); with ``swap``, the classes
+        exchanged. Cumulative counts already made are kept, so a summary on disk stays cheap."""
+        pos, neg = (self.negatives, self.positives) if swap else (self.positives, self.negatives)
+        out = ScoreCounts(self.scores, pos, neg, tuple(labels))  # type: ignore[arg-type]
+        tc = self.__dict__.get("_threshold_counts")
+        if tc is not None:
+            if swap:
+                tc = type(tc)(tc.thresholds, tc.fp, tc.tp, tc.n_negative, tc.n_positive)
+            object.__setattr__(out, "_threshold_counts", tc)
+        return out
+
+    @property
+    def on_disk(self) -> bool:
+        """Whether the counts are mapped from disk (a summary spilled beyond the memory budget)."""
+        from assay.summaries.spill import is_on_disk
+
+        return is_on_disk(self.scores)
+
     def binned(self, bins: int) -> ScoreCounts:
         """The counts in about ``bins`` groups of consecutive distinct scores, each at its highest score.
 

@@ -1,0 +1,235 @@
+"""Score summaries larger than memory: sorted runs on disk, merged into a summary on disk.
+
+While batches are read, their per-distinct-score summaries merge in memory
+(:class:`MergeTree`) until they would hold more than the memory budget; the merged
+summary is then written out as a sorted *run* and the memory is free again. At the
+end the runs are merged a chunk at a time (:func:`merge_runs`) into a ``ScoreCounts``
+whose arrays, and whose cumulative counts, are mapped from disk. Every ranking
+metric walks a summary in chunks of ``CHUNK`` distinct scores and calls
+:func:`release` after each, so that the pages it has read go back to the system:
+memory holds a chunk, not the summary, however many distinct scores there are.
+
+The files are unlinked from the moment they are made (``tempfile.TemporaryFile``),
+so they vanish when the process ends, however it ends (Ctrl-C, a kill); the merged
+summary's files live as long as the arrays that map them. They go to the system's
+temporary directory (``TMPDIR``).
+"""
+
+from __future__ import annotations
+
+import mmap
+import tempfile
+from typing import Any
+
+import numpy as np
+
+from assay.summaries.scores import ScoreCounts
+
+__all__ = ["CHUNK", "HELD_BYTES", "MergeTree", "Run", "gather", "is_on_disk", "merge_runs", "release"]
+
+CHUNK = 1 << 17
+"""Distinct scores (curve points) handled at a time by the chunked walks."""
+
+HELD_BYTES = 112
+"""Memory one distinct score takes while summaries merge: its score and two counts (24 bytes), the
+concatenated copy, the sort order and the gathered arrays of a merge (about 64 more), and the
+cumulative counts made afterwards (16)."""
+
+
+def _mapping(array: Any) -> Any:
+    """The ``mmap`` behind a (view of a) memory-mapped array, else None."""
+    while array is not None:
+        if isinstance(array, np.memmap) and getattr(array, "_mmap", None) is not None:
+            return array._mmap
+        array = getattr(array, "base", None)
+        if isinstance(array, mmap.mmap):
+            return array
+    return None
+
+
+def is_on_disk(array: Any) -> bool:
+    """Whether an array is mapped from a file (a spilled summary's)."""
+    return _mapping(array) is not None
+
+
+def release(*arrays: Any) -> None:
+    """Give back the pages of disk-mapped arrays that a walk has read (nothing for arrays in memory).
+
+    The pages stay in the system's file cache; they only stop counting in this process's memory.
+    """
+    for array in arrays:
+        mapping = _mapping(array)
+        if mapping is not None and hasattr(mapping, "madvise"):
+            mapping.madvise(mmap.MADV_DONTNEED)
+
+
+def gather(array: Any, index: np.ndarray, step: int = 256) -> np.ndarray:
+    """``array[index]``; from an array on disk, ``step`` entries at a time, each group's pages given back
+    (a few hundred scattered reads map a few megabytes, not the whole file)."""
+    if not is_on_disk(array):
+        return np.asarray(array)[index]
+    out = np.empty(len(index), dtype=array.dtype)
+    for start in range(0, len(index), step):
+        out[start:start + step] = array[index[start:start + step]]
+        release(array)
+    return out
+
+
+class Run:
+    """A summary written to an anonymous temporary file: scores, positives and negatives, one after another."""
+
+    def __init__(self, summary: ScoreCounts, directory: str | None = None) -> None:
+        self.length = len(summary)
+        self.count_dtype = np.asarray(summary.positives).dtype
+        self.file = tempfile.TemporaryFile(prefix="assay-run-", dir=directory)
+        np.asarray(summary.scores, dtype=np.float64).tofile(self.file)
+        np.asarray(summary.positives).tofile(self.file)
+        np.asarray(summary.negatives).tofile(self.file)
+        self.file.flush()
+
+    def read(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Entries ``start`` to ``stop`` (scores decreasing)."""
+        out = []
+        for column, dtype in enumerate((np.dtype(np.float64), self.count_dtype, self.count_dtype)):
+            self.file.seek(column * self.length * 8 + start * dtype.itemsize)
+            out.append(np.fromfile(self.file, dtype=dtype, count=stop - start))
+        return out[0], out[1], out[2]
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def _merge_pieces(pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:
+    """Entries of several runs, each decreasing, as one decreasing run of distinct scores."""
+    scores = np.concatenate([p[0] for p in pieces])
+    order = np.argsort(-scores, kind="stable")
+    scores = scores[order]
+    pos = np.concatenate([p[1] for p in pieces])[order]
+    neg = np.concatenate([p[2] for p in pieces])[order]
+    starts = np.concatenate(([0], np.flatnonzero(scores[1:] != scores[:-1]) + 1))
+    return scores[starts], np.add.reduceat(pos, starts), np.add.reduceat(neg, starts)
+
+
+def merge_runs(runs: list[Run], labels: tuple[str, str], *, directory: str | None = None,
+               memory: int = 1 << 28) -> ScoreCounts:
+    """The summary of all the runs, its arrays and cumulative counts mapped from disk.
+
+    A k-way merge a chunk at a time: from each run a chunk is read; every entry whose score is at or
+    above the highest last score among the runs not yet read to their end is final (no later entry of
+    any run can reach it), so those entries merge and are written out, and the runs move on.
+    """
+    from assay.metrics.ranking import ThresholdCounts
+
+    chunk = int(max(1 << 12, memory // (HELD_BYTES * max(len(runs), 1))))
+    count_dtype = np.result_type(*[run.count_dtype for run in runs])
+    files = [tempfile.TemporaryFile(prefix="assay-summary-", dir=directory) for _ in range(5)]
+    buffers: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(runs)
+    read = [0] * len(runs)
+    written = 0
+    tp_total = count_dtype.type(0)
+    fp_total = count_dtype.type(0)
+    while True:
+        for r, run in enumerate(runs):
+            if (buffers[r] is None or len(buffers[r][0]) == 0) and read[r] < run.length:
+                stop = min(run.length, read[r] + chunk)
+                buffers[r] = run.read(read[r], stop)
+                read[r] = stop
+        active = [r for r in range(len(runs)) if buffers[r] is not None and len(buffers[r][0])]
+        if not active:
+            break
+        unfinished = [float(buffers[r][0][-1]) for r in active if read[r] < runs[r].length]
+        bound = max(unfinished) if unfinished else -np.inf
+        pieces = []
+        for r in active:
+            scores = buffers[r][0]
+            take = len(scores) if bound == -np.inf else int(np.searchsorted(-scores, -bound, side="right"))
+            if take:
+                pieces.append(tuple(a[:take] for a in buffers[r]))
+                buffers[r] = tuple(a[take:] for a in buffers[r])
+        scores, pos, neg = _merge_pieces(pieces)
+        tp = np.cumsum(pos, dtype=count_dtype) + tp_total
+        fp = np.cumsum(neg, dtype=count_dtype) + fp_total
+        tp_total, fp_total = tp[-1], fp[-1]
+        for f, a in zip(files, (scores, pos.astype(count_dtype), neg.astype(count_dtype), tp, fp)):
+            a.tofile(f)
+        written += len(scores)
+    for run in runs:
+        run.close()
+    arrays = []
+    for f, dtype in zip(files, (np.float64, count_dtype, count_dtype, count_dtype, count_dtype)):
+        f.flush()
+        arrays.append(np.memmap(f, dtype=dtype, mode="r", shape=(written,)))
+        f.close()  # the mapping keeps the (unlinked) file until the arrays go
+    scores, pos, neg, tp, fp = arrays
+    summary = ScoreCounts(scores, pos, neg, labels)
+    object.__setattr__(summary, "_threshold_counts", ThresholdCounts(summary.scores, tp, fp, tp_total, fp_total))
+    return summary
+
+
+class MergeTree:
+    """Merges summaries as a binary counter does, within a memory budget.
+
+    Each summary takes part in O(log parts) merges, not one per later part, so merging many parts
+    costs about as much as summarising them. When the summaries held would take more than
+    ``memory`` bytes (``HELD_BYTES`` a distinct score), they are merged and written to disk as a
+    run; :meth:`result` then merges the runs from disk.
+    """
+
+    def __init__(self, memory: int | None = None, directory: str | None = None) -> None:
+        self.memory = None if memory is None else int(memory)
+        self.directory = directory
+        self.runs: list[Run] = []
+        self._levels: list[ScoreCounts | None] = []
+        self._held = 0
+        self.labels: tuple[str, str] | None = None
+
+    @property
+    def spilled(self) -> bool:
+        return bool(self.runs)
+
+    def add(self, summary: ScoreCounts) -> None:
+        self.labels = summary.labels
+        if self.memory is not None and (self._held + len(summary)) * HELD_BYTES > self.memory:
+            self._spill()  # before merging, so that no merge goes past the budget
+            if len(summary) * HELD_BYTES > self.memory:  # a part larger than the budget on its own
+                self.runs.append(Run(summary, self.directory))
+                return
+        level = 0
+        while level < len(self._levels) and self._levels[level] is not None:
+            summary = self._levels[level].merge(summary)
+            self._levels[level] = None
+            level += 1
+        if level == len(self._levels):
+            self._levels.append(None)
+        self._levels[level] = summary
+        self._held = sum(len(s) for s in self._levels if s is not None)
+
+    def _in_memory(self) -> ScoreCounts | None:
+        out: ScoreCounts | None = None
+        for summary in self._levels:
+            if summary is not None:
+                out = summary if out is None else summary.merge(out)
+        return out
+
+    def _spill(self) -> None:
+        """Write each summary held as a run of its own (no merge: the runs are merged from disk at the end)."""
+        for summary in self._levels:
+            if summary is not None and len(summary):
+                self.runs.append(Run(summary, self.directory))
+        self._levels, self._held = [], 0
+
+    def result(self) -> ScoreCounts:
+        """The merged summary: in memory when it fitted, else mapped from disk."""
+        if not self.runs:
+            out = self._in_memory()
+            assert out is not None
+            return out
+        self._spill()
+        runs, self.runs = self.runs, []
+        assert self.labels is not None
+        return merge_runs(runs, self.labels, directory=self.directory, memory=self.memory or 1 << 28)
+
+    def close(self) -> None:
+        for run in self.runs:
+            run.close()
+        self.runs = []

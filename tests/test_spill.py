@@ -1,0 +1,238 @@
+"""Summaries larger than the memory budget: spilled to disk as sorted runs, merged from disk, and walked a
+chunk at a time; every number equals the in-memory one (counts exactly, areas to 1e-12)."""
+
+import json
+import os
+import tempfile
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import assay
+from assay import InvalidInput
+from assay.cli import main
+from assay.evaluation.probabilistic import _instances
+from assay.evaluation.stream import evaluate_batches
+from assay.metrics import ranking as metrics
+from assay.metrics.roc_space import roc_hull
+from assay.summaries import spill
+from assay.summaries.scores import ScoreCounts
+from assay.summaries.spill import MergeTree, Run, merge_runs
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Chunks of 7 curve points, so that small data cross many chunk boundaries."""
+    monkeypatch.setattr(spill, "CHUNK", 7)
+    monkeypatch.setattr(metrics, "POINT_CHUNK", 7)
+
+
+@pytest.fixture
+def spill_dir(tmp_path, monkeypatch):
+    """The temporary directory the spilled files would go to, checked empty at the end."""
+    directory = tmp_path / "tmp"
+    directory.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(directory))
+    yield directory
+    assert os.listdir(directory) == []
+
+
+def close(a, b, where=""):
+    """Equal; floats to 1e-12 (absolute and relative): chunked sums are taken in another order."""
+    if isinstance(b, dict):
+        assert isinstance(a, dict) and set(a) == set(b), where
+        for k in b:
+            close(a[k], b[k], f"{where}.{k}")
+    elif isinstance(b, (list, tuple)):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            close(x, y, f"{where}[{i}]")
+    elif isinstance(b, float) and isinstance(a, float):
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-12), where
+    else:
+        assert a == b, where
+
+
+def without_spill_note(d):
+    d = dict(d)
+    assert any("spilled to temporary files" in note for note in d["notes"])
+    d["notes"] = [note for note in d["notes"] if "spilled" not in note]
+    return d
+
+
+@st.composite
+def scored(draw):
+    n = draw(st.integers(6, 400))
+    kind = draw(st.sampled_from(["ties", "distinct", "negative", "single", "probabilities"]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    y = rng.random(n) < draw(st.floats(0.1, 0.9))
+    y[0], y[1] = True, False
+    if kind == "ties":
+        s = np.round(rng.random(n) + 0.3 * y, 1)
+    elif kind == "distinct":
+        s = rng.random(n) * 10 + 2 * y
+    elif kind == "negative":
+        s = np.round(rng.normal(size=n) + y, 2)
+    elif kind == "single":
+        s = np.full(n, 0.5)
+    else:
+        s = np.clip(np.round(rng.beta(2, 2, n) * 0.7 + 0.3 * y, 2), 0, 1)
+    sizes = draw(st.lists(st.integers(0, 90), max_size=7))
+    one_class_part = draw(st.booleans())
+    if one_class_part:  # a part holding negatives only, at the front
+        order = np.argsort(y, kind="stable")
+        y, s = y[order], s[order]
+    return np.where(y, "yes", "no"), s, sizes
+
+
+def cut(n, sizes):
+    edges, at = [0], 0
+    for size in sizes:
+        at = min(n, at + size)
+        edges.append(at)
+    edges.append(n)
+    return list(zip(edges[:-1], edges[1:]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(scored())
+def test_spilled_scores_equal_the_whole(case):
+    y, s, sizes = case
+    threshold = float(np.median(s))
+    options = {"threshold": threshold, "bootstrap": 200, "fpr_range": (0.05, 0.4), "lift_depth": 0.2}
+    whole = assay.evaluate(y, y_score=s, **options).to_dict()
+    parts = [(y[a:b], s[a:b]) for a, b in cut(len(y), sizes)]
+    spilled = evaluate_batches(parts, memory=1, **options)
+    assert spilled.ranking.summary.on_disk or len(parts) == 1 and len(spilled.ranking.summary) == 0
+    got = without_spill_note(spilled.to_dict())
+    whole.pop("input"), got.pop("input")
+    close(got, whole)
+
+
+def test_walks_in_small_chunks_equal_the_walks_in_memory(small_chunks, spill_dir):
+    rng = np.random.default_rng(3)
+    y = rng.random(500) < 0.3
+    s = np.round(rng.normal(size=500) + y, 1)  # heavy ties, both signs
+    memory = ScoreCounts.from_arrays(y, s, labels=("no", "yes"))
+    disk = merge_runs([Run(memory.relabelled(memory.labels))], memory.labels, memory=1)
+    assert disk.on_disk and not memory.on_disk and disk == memory
+    tm, td = metrics.threshold_counts(memory), metrics.threshold_counts(disk)
+    assert np.array_equal(roc_hull(disk.positives, disk.negatives, tp=td.tp, fp=td.fp),
+                          roc_hull(memory.positives, memory.negatives))
+    for low, high in ((0, 1), (0.1, 0.35), (0.2, 0.2000001)):
+        fpr, tpr, _ = metrics.roc_points(tm)
+        assert metrics.partial_auc_of(td, low, high) == pytest.approx(metrics.partial_auc(fpr, tpr, low, high),
+                                                                      abs=1e-13)
+    assert metrics.pr_areas(td) == pytest.approx(metrics.pr_areas(tm), abs=1e-13)
+    for depth in (0.001, 0.1, 0.5, 1.0):
+        assert metrics.gains_at(td, depth) == metrics.gains_at(tm, depth)
+    at = np.array([np.inf, 3.0, 0.5, 0.0, -0.05, -10.0, -np.inf] + list(np.unique(s)))
+    for a, b in zip(metrics.counts_at(td, at), metrics.counts_at(tm, at)):
+        assert np.array_equal(a, b)
+    pieces = list(_instances(disk, 13))  # the instances regenerated for the losses, 13 at a time
+    assert all(len(scores) <= 13 for scores, _ in pieces)
+    scores = np.concatenate([p[0] for p in pieces])
+    codes = np.concatenate([p[1] for p in pieces])
+    assert np.array_equal(np.sort(scores[codes == 1]), np.sort(s[y])) and (codes == 0).sum() == (~y).sum()
+    del disk, td
+
+
+def test_the_merge_of_runs_crosses_chunks_and_ties_between_runs(spill_dir):
+    rng = np.random.default_rng(8)
+    pieces = []
+    for i in range(4):  # runs sharing many scores, each longer than one chunk of the merge (4096)
+        n = 12_000 + 1000 * i
+        pieces.append(ScoreCounts.from_arrays(rng.random(n) < 0.5, np.round(rng.random(n), 4)))
+    expected = pieces[0].merge(pieces[1]).merge(pieces[2]).merge(pieces[3])
+    merged = merge_runs([Run(p) for p in pieces], pieces[0].labels, memory=1)
+    assert merged == expected
+    tc = metrics.threshold_counts(merged)
+    assert np.array_equal(tc.tp, np.cumsum(expected.positives)) and np.array_equal(tc.fp, np.cumsum(expected.negatives))
+
+
+def test_the_tree_spills_only_past_its_budget(spill_dir):
+    parts = [ScoreCounts.from_arrays([True, False, True], [0.1 * i, 0.2, 0.3]) for i in range(10)]
+    roomy, tight = MergeTree(memory=10**9), MergeTree(memory=500)
+    for p in parts:
+        roomy.add(p)
+        tight.add(p)
+    assert not roomy.spilled and tight.spilled
+    a, b = roomy.result(), tight.result()
+    assert a == b and b.on_disk and not a.on_disk
+
+
+def test_no_file_is_left_after_an_interrupted_scan(spill_dir):
+    def batches():
+        rng = np.random.default_rng(1)
+        for i in range(20):
+            yield rng.random(1000) < 0.5, rng.random(1000)
+            if i == 10:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        evaluate_batches(batches(), memory=1)
+    # spill_dir checks that the directory is empty: the runs were unlinked as they were made
+
+
+def test_the_bootstrap_auc_interval_needs_the_summary_in_memory(spill_dir):
+    parts = [([1, 0, 1, 0], [0.9, 0.2, 0.6, 0.4]), ([0, 1], [0.3, 0.8])]
+    with pytest.raises(InvalidInput, match="spilled to disk"):
+        evaluate_batches(parts, memory=1, auc_interval="bootstrap")
+
+
+@pytest.fixture
+def parts(tmp_path):
+    rng = np.random.default_rng(11)
+    directory = tmp_path / "preds"
+    directory.mkdir()
+    ys, ss = [], []
+    for i in range(3):
+        y = np.where(rng.random(500) < 0.4, "pos", "neg")
+        s = np.round(rng.beta(2, 3, 500) * 0.8 + 0.2 * (y == "pos"), 3)
+        pq.write_table(pa.table({"y": y, "p": s}), directory / f"part-{i}.parquet")
+        ys.append(y)
+        ss.append(s)
+    whole = tmp_path / "all.parquet"
+    pq.write_table(pa.table({"y": np.concatenate(ys), "p": np.concatenate(ss)}), whole)
+    return directory, whole
+
+
+def _run(argv, capsys):
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_spilled_report_equals_the_whole_file(parts, capsys, spill_dir):
+    directory, whole = parts
+    common = ["--truth", "y", "--score", "p", "--threshold", "0.5", "--bootstrap", "200", "--format", "json"]
+    status, out, err = _run(["report", str(whole), *common], capsys)
+    assert status == 0, err
+    reference = json.loads(out)
+    status, out, err = _run(["report", str(directory), *common, "--memory", "1KB"], capsys)
+    assert status == 0, err
+    spilled = without_spill_note(json.loads(out))
+    for key in ("input", "source"):
+        spilled.pop(key, None), reference.pop(key, None)
+    close(spilled["probabilistic"], reference["probabilistic"])
+    spilled.pop("probabilistic"), reference.pop("probabilistic")
+    assert spilled == reference
+
+
+def test_cli_what_a_spilled_summary_cannot_draw_is_refused(parts, capsys, spill_dir, tmp_path):
+    directory, whole = parts
+    common = ["--truth", "y", "--score", "p", "--memory", "1KB"]
+    status, out, err = _run(["report", str(directory), *common, "--html", str(tmp_path / "r.html")], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1 and "spilled to disk" in err
+    assert not (tmp_path / "r.html").exists()
+    status, out, err = _run(["curves", str(directory), *common, "--kind", "roc"], capsys)
+    assert status == 2 and err.count("\n") == 1 and "--kind thresholds --at" in err
+    for kind in (["--kind", "hull"], ["--kind", "thresholds", "--at", "0.1,0.5,0.77"]):
+        status, streamed, err = _run(["curves", str(directory), *common, *kind], capsys)
+        assert status == 0, err
+        status, reference, err = _run(["curves", str(whole), "--truth", "y", "--score", "p", *kind], capsys)
+        assert streamed == reference
