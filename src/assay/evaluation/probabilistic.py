@@ -588,11 +588,11 @@ def analyse_score_counts(
     """The probabilistic analysis of two-class scores in [0, 1] from their per-distinct-score counts.
 
     The scores are the probabilities of the positive class (``summary.labels[1]``).
-    Each instance's losses depend only on its score and its class, so the instances
-    are regenerated from the counts, ``rows_at_a_time`` at a time, summarised and
-    merged: memory stays bounded however many instances share a score. The result
-    equals :func:`analyse_probabilities` on the instances up to floating-point
-    rounding (the sums are taken in another order).
+    Each instance's losses depend only on its score and its class, so each distinct
+    score counts once, weighted by its instances (``ProbabilitySummary.from_score_counts``),
+    a chunk of distinct scores at a time. The result equals :func:`analyse_probabilities`
+    on the instances up to floating-point rounding (the sums are taken in another order).
+    Weighted summaries regenerate their instances, ``rows_at_a_time`` at a time.
 
     Raises
     ------
@@ -605,13 +605,24 @@ def analyse_score_counts(
     if _check_strategy(strategy) == "quantile":
         raise InvalidInput("quantile bins need every score in memory; equal-width bins (uniform) are computed "
                            "from the counts", field="strategy")
+    from assay.summaries.spill import CHUNK, release
+
     labels = tuple(summary.labels)  # (negative, positive): positive is class 1
     total: ProbabilitySummary | None = None
-    for scores, codes in _instances(summary, rows_at_a_time):
-        part = ProbabilitySummary.from_codes(codes, TwoClassScores(scores, 1), labels=labels, clip=clip, bins=bins,
-                                             calibration_class=1)
-        total = part if total is None else total.merge(part)
-    if total is None:
+    if np.asarray(summary.positives).dtype.kind == "f":  # weights: the instances are regenerated
+        for scores, codes in _instances(summary, rows_at_a_time):
+            part = ProbabilitySummary.from_codes(codes, TwoClassScores(scores, 1), labels=labels, clip=clip,
+                                                 bins=bins, calibration_class=1)
+            total = part if total is None else total.merge(part)
+    else:  # counts: one pass over the distinct scores, each weighted by its instances
+        for start in range(0, len(summary), CHUNK):
+            part = ProbabilitySummary.from_score_counts(summary.scores[start:start + CHUNK],
+                                                        summary.positives[start:start + CHUNK],
+                                                        summary.negatives[start:start + CHUNK], labels=labels,
+                                                        clip=clip, bins=bins)
+            release(summary.scores, summary.positives, summary.negatives)
+            total = part if total is None else total.merge(part)
+    if total is None or total.n == 0:
         raise InvalidInput("no instances to evaluate", field="y_score")
     return analyse_summary(total, prior=prior, confidence=confidence)
 

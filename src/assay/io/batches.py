@@ -142,7 +142,8 @@ def _batches(part: str, wanted: list[str], text: set[str], format: str | None,
                     if _is_nested(column.type):
                         raise InvalidInput(f"{part}: column {name!r} holds nested values ({column.type}), "
                                            "not labels or numbers")
-                    if name in text and not (pa.types.is_string(column.type)
+                    # integers stay integers: their labels read as the text would ("0", "1"), faster
+                    if name in text and not (pa.types.is_string(column.type) or pa.types.is_integer(column.type)
                                              or pa.types.is_large_string(column.type)):
                         column = _as_text(column)
                     columns[name] = column

@@ -14,7 +14,7 @@ import numpy as np
 
 __all__ = ["KERNELS", "build"]
 
-KERNELS = ("make_keys", "auc_twice_u", "runs", "run_counts", "keep_turning", "average_precision")
+KERNELS = ("make_keys", "auc_twice_u", "runs", "run_counts", "keep_turning", "average_precision", "merge_counts")
 
 
 def build(*, cache: bool) -> SimpleNamespace:
@@ -154,3 +154,46 @@ def average_precision(keys, positives_total):  # pragma: no cover - compiled
     return area / positives_total
 
 
+
+
+def merge_counts(scores_a, pos_a, neg_a, scores_b, pos_b, neg_b, scores, pos, neg):  # pragma: no cover - compiled
+    """Merge two summaries (scores strictly decreasing) into the output arrays, equal scores adding their
+    counts; returns the number of distinct scores written. One pass, no temporaries."""
+    i = 0
+    j = 0
+    k = 0
+    na = scores_a.shape[0]
+    nb = scores_b.shape[0]
+    while i < na and j < nb:
+        a = scores_a[i]
+        b = scores_b[j]
+        if a > b:
+            scores[k] = a
+            pos[k] = pos_a[i]
+            neg[k] = neg_a[i]
+            i += 1
+        elif b > a:
+            scores[k] = b
+            pos[k] = pos_b[j]
+            neg[k] = neg_b[j]
+            j += 1
+        else:
+            scores[k] = a
+            pos[k] = pos_a[i] + pos_b[j]
+            neg[k] = neg_a[i] + neg_b[j]
+            i += 1
+            j += 1
+        k += 1
+    while i < na:
+        scores[k] = scores_a[i]
+        pos[k] = pos_a[i]
+        neg[k] = neg_a[i]
+        i += 1
+        k += 1
+    while j < nb:
+        scores[k] = scores_b[j]
+        pos[k] = pos_b[j]
+        neg[k] = neg_b[j]
+        j += 1
+        k += 1
+    return k

@@ -76,3 +76,6 @@ def _probe(kernels: Any) -> None:
         kernels.run_counts(keys, tp, fp, out, 0, False)
         kernels.keep_turning(tp, fp, out, 0)
         kernels.average_precision(keys, 2)
+    a = np.array([2.0, 1.0])
+    c = np.array([1, 1], dtype=np.int64)
+    kernels.merge_counts(a, c, c, a, c, c, np.empty(4), np.empty(4, np.int64), np.empty(4, np.int64))

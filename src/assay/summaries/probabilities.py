@@ -371,6 +371,11 @@ def _frozen(a: np.ndarray, dtype) -> np.ndarray:
     return a
 
 
+def _sum_classes(a: LossMoments, b: LossMoments) -> LossMoments:
+    """Moments of classes held apart (each class in one of the two, zero in the other)."""
+    return LossMoments(a.count + b.count, a.total + b.total, a.m2 + b.m2)
+
+
 @dataclass(frozen=True, eq=False)
 class LossMoments:
     """Count, sum and centred sum of squares of one loss, per true class.
@@ -655,6 +660,58 @@ class ProbabilitySummary:
             bin_count=np.bincount(where, minlength=bins),
             bin_predicted=np.bincount(where, weights=value, minlength=bins),
             bin_observed=np.bincount(where, weights=outcome, minlength=bins).astype(np.int64),
+        )
+
+    @classmethod
+    def from_score_counts(cls, scores, positives, negatives, *, labels: Sequence[str], clip: float | None = None,
+                          bins: int = 10) -> ProbabilitySummary:
+        """The summary of two-class scores given per distinct score (a ``ScoreCounts``' arrays).
+
+        ``scores`` are the probabilities s of class 1 (``labels[1]``), within [0, 1]; ``positives`` and
+        ``negatives`` count the instances of class 1 and class 0 at each. Each instance's losses and
+        calibration bin depend only on its score and class, so this equals :meth:`from_codes` on the
+        instances (calibrated on class 1) up to the order of the sums, at the cost of one pass over the
+        distinct scores instead of the instances.
+        """
+        s = np.asarray(scores, dtype=np.float64)
+        weights = (np.asarray(negatives, dtype=np.float64), np.asarray(positives, dtype=np.float64))
+        moments: dict[str, LossMoments] = {}
+        zero = clipped = log_clipped = 0
+        for c in (0, 1):  # each class at the scores it holds instances at
+            held = weights[c] > 0
+            w, p1 = weights[c][held], s[held]
+            p0 = 1.0 - p1  # the probability of class 0, as TwoClassScores makes it
+            pc = p1 if c == 1 else p0
+            with np.errstate(divide="ignore"):
+                information = -np.log2(pc if clip is None else np.clip(pc, clip, 1.0))
+            losses = {"quadratic": np.maximum(p0 * p0 + p1 * p1 - 2.0 * pc + 1.0, 0.0),
+                      "absolute": (p0 + p1) - 2.0 * pc + 1.0, "information": information,
+                      "log_loss": -np.log(np.clip(pc, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS))}
+            for name, x in losses.items():
+                finite = np.isfinite(x)
+                xf, wf = (x, w) if finite.all() else (x[finite], w[finite])
+                count = int(wf.sum())
+                total = float(wf @ xf)
+                m2 = float(wf @ ((xf - total / max(count, 1)) ** 2))
+                part = LossMoments(np.array([count, 0] if c == 0 else [0, count]),
+                                   np.array([total, 0.0] if c == 0 else [0.0, total]),
+                                   np.array([m2, 0.0] if c == 0 else [0.0, m2]))
+                moments[name] = part if c == 0 else _sum_classes(moments[name], part)
+            zero += int(w @ (pc == 0.0))
+            clipped += int(w @ (pc < clip)) if clip is not None else 0
+            log_clipped += int(w @ (pc < LOG_LOSS_EPS))
+        both = weights[0] + weights[1]
+        where = bin_index(s, uniform_edges(bins))
+
+        return cls(
+            tuple(labels), clip, bins, 1,
+            **moments,
+            zero_probability=zero,
+            clipped=clipped,
+            log_loss_clipped=log_clipped,
+            bin_count=np.bincount(where, weights=both, minlength=bins).astype(np.int64),
+            bin_predicted=np.bincount(where, weights=both * s, minlength=bins),
+            bin_observed=np.bincount(where, weights=weights[1], minlength=bins).astype(np.int64),
         )
 
     # algebra ----------------------------------------------------------------

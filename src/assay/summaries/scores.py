@@ -291,9 +291,21 @@ class ScoreCounts:
         """The summary of both parts, exactly. Refuses summaries of other classes."""
         if self.labels != other.labels:
             raise ValueError(f"cannot merge score counts of classes {self.labels} and {other.labels}")
-        scores = np.concatenate([self.scores, other.scores])
-        if len(scores) == 0:
+        n = len(self.scores) + len(other.scores)
+        if n == 0:
             return self
+        kernels = compiled(n)
+        counts = np.asarray(self.positives).dtype
+        if kernels is not None and counts == np.int64 and np.asarray(other.positives).dtype == np.int64:
+            scores, pos, neg = np.empty(n), np.empty(n, np.int64), np.empty(n, np.int64)
+            m = kernels.merge_counts(np.asarray(self.scores, dtype=np.float64), self.positives, self.negatives,
+                                     np.asarray(other.scores, dtype=np.float64), other.positives, other.negatives,
+                                     scores, pos, neg)
+            if m < n:  # shared scores: give the unused tail back (shrunk in place, not copied)
+                for array in (scores, pos, neg):
+                    array.resize(m, refcheck=False)
+            return ScoreCounts(scores, pos, neg, self.labels)
+        scores = np.concatenate([self.scores, other.scores])
         order = np.argsort(-scores, kind="stable")
         scores = scores[order]
         pos = np.concatenate([self.positives, other.positives])[order]
