@@ -79,6 +79,7 @@ def main() -> None:
     parser.add_argument("--rows", type=float, default=1e7)
     parser.add_argument("--float64", action="store_true")
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--memory", default=None, help="assay's --memory (default: its own, 2GB)")
     parser.add_argument("--dir", default=None, help="where the Parquet parts go (default: a temporary directory)")
     args = parser.parse_args()
     rows = int(args.rows)
@@ -89,7 +90,8 @@ def main() -> None:
         generate(directory, rows, args.float64)
         print(f"generated {rows:,} rows in {time.perf_counter() - t:.1f} s into {directory}")
     assay_cmd = [sys.executable, "-m", "assay", "report", directory, "--truth", "y", "--score", "p",
-                 "--threshold", "0.5", "--bootstrap", "100", "--format", "json"]
+                 "--threshold", "0.5", "--bootstrap", "100", "--format", "json"] + \
+        (["--memory", args.memory] if args.memory else [])
     duck_cmd = [sys.executable, "-c", DUCKDB, os.path.join(directory, "*.parquet")]
     best = {}
     for name, command in (("assay", assay_cmd), ("duckdb", duck_cmd)):
@@ -98,7 +100,7 @@ def main() -> None:
     assay_auc = json.loads(best["assay"][2])["ranking"]["roc_auc"]["value"]
     duck_auc = float(best["duckdb"][2].split()[-1])  # after DuckDB's own progress bar
     kind = "float64" if args.float64 else "float32"
-    print(f"{rows:,} rows, {kind} scores; best of {args.runs} runs")
+    print(f"{rows:,} rows, {kind} scores; best of {args.runs} runs; assay --memory {args.memory or '2GB (default)'}")
     print(f"  assay report (exact AUC + DeLong, AP, hull, thresholds, losses): {best['assay'][0]:7.1f} s, "
           f"peak RSS {best['assay'][1]:.2f} GiB, AUC {assay_auc:.12f}")
     print(f"  DuckDB exact AUC alone (SQL):                                   {best['duckdb'][0]:7.1f} s, "

@@ -236,3 +236,29 @@ def test_cli_what_a_spilled_summary_cannot_draw_is_refused(parts, capsys, spill_
         assert status == 0, err
         status, reference, err = _run(["curves", str(whole), "--truth", "y", "--score", "p", *kind], capsys)
         assert streamed == reference
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([None, 0.01]), st.integers(1, 12))
+def test_the_probability_summary_from_counts_equals_the_one_from_instances(seed, clip, bins):
+    """Losses and calibration bins from the distinct scores weighted by their counts (what a summary on disk
+    gives) against the instances themselves: counts exactly, sums to 1e-9; with exact 0 and 1 scores."""
+    from assay.summaries.probabilities import ProbabilitySummary, TwoClassScores
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 300))
+    s = rng.choice(np.array([0.0, 1.0, 0.5, 0.25, 0.1, 0.9, *rng.random(5)]), n)
+    y = rng.random(n) < 0.4
+    sc = ScoreCounts.from_arrays(y, s, labels=("neg", "pos"))
+    got = ProbabilitySummary.from_score_counts(sc.scores, sc.positives, sc.negatives, labels=sc.labels, clip=clip,
+                                               bins=bins)
+    want = ProbabilitySummary.from_codes(y.astype(np.intp), TwoClassScores(s, 1), labels=sc.labels, clip=clip,
+                                         bins=bins, calibration_class=1)
+    for name in ("quadratic", "absolute", "information", "log_loss"):
+        a, b = getattr(got, name), getattr(want, name)
+        assert np.array_equal(a.count, b.count), name
+        assert np.allclose(a.total, b.total, rtol=1e-9, atol=1e-9) and np.allclose(a.m2, b.m2, rtol=1e-9, atol=1e-9)
+    for name in ("zero_probability", "clipped", "log_loss_clipped"):
+        assert getattr(got, name) == getattr(want, name), name
+    assert np.array_equal(got.bin_count, want.bin_count) and np.array_equal(got.bin_observed, want.bin_observed)
+    assert np.allclose(got.bin_predicted, want.bin_predicted, rtol=1e-12, atol=1e-12)

@@ -169,7 +169,10 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins),
                       "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                       "calibration_strategy": calibration} if score else {}
+            if score:
+                scored["memory"] = parse_size(memory or DEFAULT_MEMORY, "--memory")
             result = _report_spark(file, truth, pred, score, input_format, positive, threshold, options, scored)
+            _refuse_pictures_on_disk(result.ranking, html, plots)
             result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
                                                                "score": score, "engine": "spark"}.items()
                                              if v is not None})

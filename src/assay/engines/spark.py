@@ -6,9 +6,10 @@ scores, the count of each (actual class, distinct score) pair) and only those re
 driver, through Arrow. Every metric, interval, curve and test is then computed by the
 same code as in memory, so the numbers are the same.
 
-The score summary holds one entry per distinct score: it fits the driver for the
-float32 scores of most models (at most a few million distinct values); a summary that
-does not fit is not spilled yet.
+The score summary holds one entry per distinct score. Spark range-partitions it on the
+score and the driver takes it a partition (about a million distinct scores) at a time
+into the merge tree files read in batches use: past the memory budget it is spilled to
+the driver's temporary directory, so even a summary of every score distinct fits.
 
 pyspark is an optional dependency: ``pip install 'assay[spark]'`` (it needs Java 17).
 
@@ -28,7 +29,10 @@ from typing import Any
 
 import numpy as np
 
+from assay.engines.files import summary_budget
 from assay.errors import InvalidInput
+from assay.limits import DEFAULT_MEMORY
+from assay.summaries.scores import ScoreCounts
 
 __all__ = ["evaluate", "rank", "read"]
 
@@ -92,7 +96,8 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
         The column of predicted classes, or of scores of the positive class (one of them).
     **options
         As for :func:`assay.evaluate` (``positive``, ``threshold``, ``confidence``,
-        ``bootstrap``, ``costs``, ``roc_bins``, ...).
+        ``bootstrap``, ``costs``, ``roc_bins``, ...), and ``memory``: the driver's
+        budget in bytes (default 2 GiB), past which the score summary is spilled to disk.
 
     Returns
     -------
@@ -120,7 +125,8 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
         return evaluate_confusion_counts(cm, positive=positive, confidence=confidence,
                                          interval=general.get("interval", "wilson"), beta=general.get("beta", 1.0),
                                          settings=settings)
-    summary, labels, chosen, why = _scores(df, truth, score, options.pop("positive", None))
+    summary, labels, chosen, why = _scores(df, truth, score, options.pop("positive", None),
+                                           summary_budget(options.pop("memory", DEFAULT_MEMORY)))
     known = {"threshold": None, "auc_interval": "delong", "costs": None, "prevalence": None, "fpr_range": None,
              "lift_depth": 0.1, "prior": None, "clip": None, "calibration_bins": 10,
              "calibration_strategy": "uniform", "roc_bins": None}
@@ -140,7 +146,7 @@ def rank(df: Any, *, truth: str, score: str, positive: Any = None, **options: An
 
     _check_columns(df, [truth, score])
     _first_bad(df, truth, score, numeric=True)
-    summary, _, _, _ = _scores(df, truth, score, positive)
+    summary, _, _, _ = _scores(df, truth, score, positive, summary_budget(options.pop("memory", DEFAULT_MEMORY)))
     costs = options.pop("costs", None)
     prevalence = options.pop("prevalence", None)
     return analyse_scores(summary, costs=_as_costs(costs), deployment_prevalence=_check_prevalence(prevalence),
@@ -173,19 +179,73 @@ def _confusion(df: Any, truth: str, pred: str, labels: Any) -> Any:
     return ConfusionCounts(enc.labels, counts.reshape(k, k))
 
 
-def _scores(df: Any, truth: str, score: str, positive: Any) -> tuple[Any, tuple[str, ...], str, str]:
+PARTITION_SCORES = 1 << 20
+"""Distinct scores per range partition of the score summary: what the driver holds of it at a time."""
+
+
+def _scores(df: Any, truth: str, score: str, positive: Any,
+            memory: int | None = None) -> tuple[Any, tuple[str, ...], str, str]:
+    """The score summary, counted on the executors and streamed to the driver a range of scores at a time.
+
+    The executors count the positives and negatives at each distinct score (``groupBy``), range-partition
+    those counts on the score, highest first (``repartitionByRange``), sort each partition, and turn it
+    into one Arrow IPC message (``mapInArrow``); the driver takes the partitions one after another
+    (``toLocalIterator``) into the same merge tree as files read in batches, which spills to disk past
+    ``memory``. No row and no whole summary is collected.
+    """
     from assay.evaluation.evaluate import choose_positive
     from assay.inputs import as_scores, encode_labels
-    from assay.summaries.scores import ScoreCounts
+    from assay.summaries.spill import MergeTree
 
     F = _functions()
-    agg = _aggregate(df.select(F.col(truth), F.col(score).cast("double").alias(score)), [truth, score])
-    enc = encode_labels({"y_true": agg[truth]})
+    raw = [row[0] for row in df.select(truth).distinct().limit(3).collect()]
+    enc = encode_labels({"y_true": np.array(raw, dtype=object)})
     if len(enc.labels) != 2:
         what = "a single class" if len(enc.labels) == 1 else f"{len(enc.labels)} classes"
         raise InvalidInput(f"has {what}; a score column needs two", field=f"column {truth!r}")
     chosen, why = choose_positive(enc.labels, positive=positive, score_name=score)
     p = enc.labels.index(chosen)
-    summary = ScoreCounts.from_counts(enc.codes["y_true"] == p, as_scores(agg[score], f"column {score!r}"),
-                                      agg["__count"], labels=(enc.labels[1 - p], chosen))
-    return summary, enc.labels, chosen, why
+    positives_raw = [value for value, code in zip(raw, enc.codes["y_true"]) if code == p]
+    is_positive = F.col(truth).isin(positives_raw).cast("long")
+    counts = (df.select(F.col(score).cast("double").alias("s"), is_positive.alias("y"))
+              .groupBy("s").agg(F.sum("y").alias("pos"), (F.count(F.lit(1)) - F.sum("y")).alias("neg")))
+    distinct = counts.count()
+    if distinct == 0:
+        raise InvalidInput("no instances to evaluate", field=f"column {truth!r}")
+    ordered = (counts.repartitionByRange(max(1, -(-distinct // PARTITION_SCORES)), F.col("s").desc())
+               .sortWithinPartitions(F.col("s").desc()))
+    labels = (enc.labels[1 - p], chosen)
+    tree = MergeTree(memory)
+    for row in ordered.mapInArrow(_as_ipc, "ipc binary").toLocalIterator():
+        part = _from_ipc(row[0])
+        scores = as_scores(part.column("s").to_numpy(zero_copy_only=False), f"column {score!r}") + 0.0
+        pos = part.column("pos").to_numpy(zero_copy_only=False).astype(np.int64)
+        neg = part.column("neg").to_numpy(zero_copy_only=False).astype(np.int64)
+        if len(scores) > 1 and not (np.diff(scores) < 0).all():  # not in order after all: sort it here
+            tree.add(ScoreCounts.from_counts(np.concatenate([np.ones(len(pos), bool), np.zeros(len(neg), bool)]),
+                                             np.concatenate([scores, scores]), np.concatenate([pos, neg]),
+                                             labels=labels))
+        elif len(scores):
+            tree.add(ScoreCounts(scores, pos, neg, labels))
+    return tree.result(), enc.labels, chosen, why
+
+
+def _as_ipc(batches: Any) -> Any:
+    """(On an executor) a partition's record batches as one row holding their Arrow IPC stream."""
+    import pyarrow as pa
+
+    sink = pa.BufferOutputStream()
+    writer = None
+    for batch in batches:
+        if writer is None:
+            writer = pa.ipc.new_stream(sink, batch.schema)
+        writer.write_batch(batch)
+    if writer is not None:
+        writer.close()
+        yield pa.RecordBatch.from_arrays([pa.array([sink.getvalue().to_pybytes()], pa.binary())], names=["ipc"])
+
+
+def _from_ipc(blob: bytes) -> Any:
+    import pyarrow as pa
+
+    return pa.ipc.open_stream(pa.py_buffer(blob)).read_all()
