@@ -262,3 +262,22 @@ def test_the_probability_summary_from_counts_equals_the_one_from_instances(seed,
         assert getattr(got, name) == getattr(want, name), name
     assert np.array_equal(got.bin_count, want.bin_count) and np.array_equal(got.bin_observed, want.bin_observed)
     assert np.allclose(got.bin_predicted, want.bin_predicted, rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 15))
+def test_quantile_bins_from_counts_equal_the_ones_from_instances(seed, bins):
+    """The quantile reliability table from the distinct scores (binary searches for the order statistics)
+    equals np.percentile's on the instances: edges exactly, counts exactly, sums to 1e-12."""
+    from assay.evaluation.probabilistic import quantile_calibration_table, quantile_table_of_counts
+    from assay.summaries.probabilities import TwoClassScores
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 400))
+    s = rng.choice(np.round(rng.random(int(rng.integers(1, 30))), 3), n)
+    y = rng.random(n) < 0.5
+    sc = ScoreCounts.from_arrays(y, s, labels=("no", "yes"))
+    got = quantile_table_of_counts(sc, bins=bins).to_dict()
+    want = quantile_calibration_table(y.astype(np.intp), TwoClassScores(s, 1), labels=("no", "yes"),
+                                      calibration_class=1, bins=bins).to_dict()
+    close(got, want)

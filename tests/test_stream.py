@@ -190,12 +190,22 @@ def test_evaluate_file_api_with_progress(parts):
     assert r.n == 1200
 
 
-def test_quantile_calibration_needs_the_whole_table(tmp_path, capsys):
+def test_quantile_calibration_from_parts_equals_the_whole(parts, capsys, tmp_path):
+    rng = np.random.default_rng(2)
     (tmp_path / "parts").mkdir()
-    pq.write_table(pa.table({"y": [1, 0, 1, 0], "p": [0.9, 0.2, 0.6, 0.4]}), tmp_path / "parts" / "a.parquet")
-    status = main(["report", str(tmp_path / "parts"), "--truth", "y", "--score", "p", "--calibration", "quantile"])
-    out, err = capsys.readouterr()
-    assert status == 2 and err.startswith("assay: error: --calibration: quantile bins need every score"), err
+    ys, ps = [], []
+    for i in range(3):
+        y = (rng.random(300) < 0.3).astype(int)
+        p = np.round(np.clip(rng.beta(2, 5, 300) + 0.3 * y, 0, 1), 2)  # ties, so repeated edges too
+        pq.write_table(pa.table({"y": y, "p": p}), tmp_path / "parts" / f"{i}.parquet")
+        ys.append(y)
+        ps.append(p)
+    pq.write_table(pa.table({"y": np.concatenate(ys), "p": np.concatenate(ps)}), tmp_path / "all.parquet")
+    common = ["--truth", "y", "--score", "p", "--calibration", "quantile", "--bins", "7"]
+    streamed = _json(["report", str(tmp_path / "parts"), *common], capsys)
+    whole = _json(["report", str(tmp_path / "all.parquet"), *common], capsys)
+    assert streamed["probabilistic"]["calibration"]["strategy"] == "quantile"
+    close(streamed["probabilistic"], whole["probabilistic"], "probabilistic")
 
 
 @pytest.mark.parametrize("kind", ["roc", "pr", "lift", "hull", "thresholds"])

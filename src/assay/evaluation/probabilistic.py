@@ -66,6 +66,7 @@ __all__ = [
     "analyse_summary",
     "calibration_table",
     "quantile_calibration_table",
+    "quantile_table_of_counts",
     "normal_mean_interval",
     "delta_ratio_interval",
 ]
@@ -594,17 +595,12 @@ def analyse_score_counts(
     on the instances up to floating-point rounding (the sums are taken in another order).
     Weighted summaries regenerate their instances, ``rows_at_a_time`` at a time.
 
-    Raises
-    ------
-    InvalidInput
-        For ``strategy="quantile"``, whose bins need every score at once.
+    With ``strategy="quantile"`` the reliability table is :func:`quantile_table_of_counts`.
     """
     confidence = check_confidence(confidence)
     clip = _check_clip(clip)
     bins = _check_bins(bins)
-    if _check_strategy(strategy) == "quantile":
-        raise InvalidInput("quantile bins need every score in memory; equal-width bins (uniform) are computed "
-                           "from the counts", field="strategy")
+    strategy = _check_strategy(strategy)
     from assay.summaries.spill import CHUNK, release
 
     labels = tuple(summary.labels)  # (negative, positive): positive is class 1
@@ -624,7 +620,56 @@ def analyse_score_counts(
             total = part if total is None else total.merge(part)
     if total is None or total.n == 0:
         raise InvalidInput("no instances to evaluate", field="y_score")
-    return analyse_summary(total, prior=prior, confidence=confidence)
+    analysis = analyse_summary(total, prior=prior, confidence=confidence)
+    if strategy == "quantile":
+        analysis = replace(analysis, calibration=quantile_table_of_counts(summary, bins=bins, confidence=confidence))
+    return analysis
+
+
+def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float = 0.95) -> CalibrationTable:
+    """:func:`quantile_calibration_table` of two-class scores given per distinct score (a ``ScoreCounts``,
+    scores the probabilities of ``labels[1]``; in memory or on disk).
+
+    The edges are ``np.percentile``'s linear interpolation between two order statistics, each found by
+    a binary search on the cumulative counts (a few entries read); the distinct scores are then binned
+    a chunk at a time, each weighted by its instances. Equal to the table of the instances.
+    """
+    from assay.metrics.ranking import _first_index, threshold_counts
+    from assay.summaries.spill import CHUNK, release
+
+    tc = threshold_counts(summary)
+    n = int(tc.n_positive + tc.n_negative)
+    q = np.linspace(0.0, 1.0, bins + 1) * 100.0 / 100.0
+    virtual = (n - 1) * q  # as numpy's linear method computes it, to the last bit
+    below = np.floor(virtual)
+    gamma = virtual - below
+    below = np.minimum(below.astype(np.int64), n - 1)
+    above = np.minimum(below + 1, n - 1)
+
+    def smallest(k: int) -> float:  # the k-th smallest score (0-based): the (n - 1 - k)-th largest
+        j = n - 1 - k
+        i = _first_index(len(tc.tp), lambda i: float(tc.tp[i] + tc.fp[i]) > j)
+        return float(tc.thresholds[i])
+
+    a = np.array([smallest(int(k)) for k in below])
+    b = np.array([smallest(int(k)) for k in above])
+    release(tc.tp, tc.fp, tc.thresholds)
+    difference = b - a
+    edges = np.where(gamma >= 0.5, b - difference * (1.0 - gamma), a + difference * gamma)
+    count = np.zeros(bins)
+    predicted = np.zeros(bins)
+    observed = np.zeros(bins)
+    for start in range(0, len(summary), CHUNK):
+        scores = np.asarray(summary.scores[start:start + CHUNK], dtype=np.float64)
+        pos = np.asarray(summary.positives[start:start + CHUNK], dtype=np.float64)
+        neg = np.asarray(summary.negatives[start:start + CHUNK], dtype=np.float64)
+        release(summary.scores, summary.positives, summary.negatives)
+        where = bin_index(scores, edges)
+        count += np.bincount(where, weights=pos + neg, minlength=bins)
+        predicted += np.bincount(where, weights=(pos + neg) * scores, minlength=bins)
+        observed += np.bincount(where, weights=pos, minlength=bins)
+    return _table(_target_text(tuple(summary.labels), 1), "quantile", edges, count.astype(np.int64), predicted,
+                  observed.astype(np.int64), confidence)
 
 
 def _instances(summary: Any, step: int) -> Any:

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts
 
 __all__ = ["CHUNK", "HELD_BYTES", "MergeTree", "Run", "gather", "is_on_disk", "merge_runs", "release"]
@@ -80,20 +81,26 @@ class Run:
 
     def __init__(self, summary: ScoreCounts, directory: str | None = None) -> None:
         self.length = len(summary)
-        self.count_dtype = np.asarray(summary.positives).dtype
+        pos, neg = np.asarray(summary.positives), np.asarray(summary.negatives)
+        self.count_dtype = pos.dtype
+        # counts in 4 bytes when they fit (the usual case: a few instances a distinct score)
+        stored = np.dtype(np.uint32) if pos.dtype.kind in "iu" and self.length and \
+            max(int(pos.max()), int(neg.max())) < 2**32 and min(int(pos.min()), int(neg.min())) >= 0 else pos.dtype
+        self.columns = ((0, np.dtype(np.float64)), (8 * self.length, stored),
+                        (8 * self.length + stored.itemsize * self.length, stored))
         self.file = tempfile.TemporaryFile(prefix="assay-run-", dir=directory)
         np.asarray(summary.scores, dtype=np.float64).tofile(self.file)
-        np.asarray(summary.positives).tofile(self.file)
-        np.asarray(summary.negatives).tofile(self.file)
+        pos.astype(stored, copy=False).tofile(self.file)
+        neg.astype(stored, copy=False).tofile(self.file)
         self.file.flush()
 
     def read(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Entries ``start`` to ``stop`` (scores decreasing)."""
+        """Entries ``start`` to ``stop`` (scores decreasing), counts in their own type."""
         out = []
-        for column, dtype in enumerate((np.dtype(np.float64), self.count_dtype, self.count_dtype)):
-            self.file.seek(column * self.length * 8 + start * dtype.itemsize)
+        for offset, dtype in self.columns:
+            self.file.seek(offset + start * dtype.itemsize)
             out.append(np.fromfile(self.file, dtype=dtype, count=stop - start))
-        return out[0], out[1], out[2]
+        return out[0], out[1].astype(self.count_dtype, copy=False), out[2].astype(self.count_dtype, copy=False)
 
     def close(self) -> None:
         self.file.close()
@@ -101,6 +108,17 @@ class Run:
 
 def _merge_pieces(pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:
     """Entries of several runs, each decreasing, as one decreasing run of distinct scores."""
+    if len(pieces) == 1:
+        return pieces[0]
+    total = sum(len(p[0]) for p in pieces)
+    counts = [np.asarray(p[1]).dtype for p in pieces] + [np.asarray(p[2]).dtype for p in pieces]
+    if compiled(total) is not None and all(dtype.kind in "iu" for dtype in counts):
+        # pairwise, each merge one compiled pass: O(n log k), no sort
+        merged = [ScoreCounts(p[0], p[1].astype(np.int64), p[2].astype(np.int64)) for p in pieces]
+        while len(merged) > 1:
+            merged = [merged[i].merge(merged[i + 1]) if i + 1 < len(merged) else merged[i]
+                      for i in range(0, len(merged), 2)]
+        return merged[0].scores, merged[0].positives, merged[0].negatives
     scores = np.concatenate([p[0] for p in pieces])
     order = np.argsort(-scores, kind="stable")
     scores = scores[order]
