@@ -6,7 +6,6 @@ exports read back, reproducibility, and every usage mistake's one-line error.
 """
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest

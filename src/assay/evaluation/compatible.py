@@ -107,10 +107,9 @@ def roc_curve(
     if sample_weight is None:
         is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
         keys = sort_keys(is_positive, scores)
-        parts = keys.parts()
-        kernels = compiled(keys.n) if len(parts) == 1 else None
+        kernels = compiled(keys.n)
         if kernels is not None:
-            return _compiled_roc(kernels, keys, parts[0], drop_intermediate)
+            return _compiled_roc(kernels, keys, drop_intermediate)
         bits = keys.distinct_bits()
         if bits is not None:  # every score distinct: points straight from the class bits
             tp, fp, thresholds = _distinct_roc(keys, bits, drop_intermediate)
@@ -125,16 +124,13 @@ def roc_curve(
     return _rates(tp, fp, thresholds)
 
 
-def _compiled_roc(kernels: Any, keys: Any, part: tuple[np.ndarray, bool],
-                  drop_intermediate: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _compiled_roc(kernels: Any, keys: Any, drop_intermediate: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The curve in three compiled passes: count the runs, write each run's counts, keep the turns.
 
     The counts are written from slot 1 (slot 0 is (0, 0) at +inf) and become rates in place."""
-    sorted_keys, inverted = part
-    m = kernels.runs(sorted_keys) + 1
-    tp, fp, bits = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, sorted_keys.dtype)
+    tp, fp, bits = keys.run_counts(kernels, first=1)
+    m = len(tp)
     tp[0] = fp[0] = 0
-    kernels.run_counts(sorted_keys, tp, fp, bits, 1, inverted)
     if drop_intermediate:
         m = kernels.keep_turning(tp, fp, bits, 1)
         if 4 * m < len(tp):  # few points kept: let the long buffers go
@@ -237,10 +233,14 @@ def average_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sampl
     if sample_weight is None:
         is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
         keys = sort_keys(is_positive, scores)
-        parts = keys.parts()
-        kernels = compiled(keys.n) if len(parts) == 1 else None
+        kernels = compiled(keys.n)
         if kernels is not None:
-            return float(kernels.average_precision(parts[0][0], int(is_positive.sum())))
+            total, area, positives_before, instances_before = int(is_positive.sum()), 0.0, 0, 0
+            for part, _ in keys.descending_parts():
+                area += float(kernels.average_precision(part, total, positives_before, instances_before))
+                positives_before += int(np.count_nonzero(keys.class_bits(part)))
+                instances_before += len(part)
+            return area
         bits = keys.distinct_bits()
         if bits is not None:
             rank = np.flatnonzero(bits)

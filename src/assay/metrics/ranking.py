@@ -183,9 +183,14 @@ def auc_from_keys(keys: SortedKeys) -> float:
     the few places where a negative and a positive share a score.
     """
     parts = keys.parts()
-    kernels = compiled(keys.n) if len(parts) == 1 else None
-    if kernels is not None:
-        twice_u, n_pos, n_neg = kernels.auc_twice_u(parts[0][0])
+    kernels = compiled(keys.n)
+    if kernels is not None:  # part by part: the positives of a higher part rank above the negatives below
+        twice_u = n_pos = n_neg = 0
+        for part, _ in keys.descending_parts():
+            u, p, q = kernels.auc_twice_u(part)
+            twice_u += int(u) + 2 * n_pos * int(q)
+            n_pos += int(p)
+            n_neg += int(q)
         return float(twice_u) / 2.0 / (n_pos * n_neg)
     offset = 0
     u = 0.0

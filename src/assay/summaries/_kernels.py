@@ -14,7 +14,7 @@ import numpy as np
 
 __all__ = ["KERNELS", "build"]
 
-KERNELS = ("make_keys", "auc_twice_u", "runs", "run_counts", "keep_turning", "average_precision", "merge_counts")
+KERNELS = ("make_keys", "auc_twice_u", "runs", "run_counts", "keep_turning", "average_precision", "merge_counts", "split_keys")
 
 
 def build(*, cache: bool) -> SimpleNamespace:
@@ -133,15 +133,17 @@ def keep_turning(tp, fp, bits, first):  # pragma: no cover - compiled
     return slot + 1
 
 
-def average_precision(keys, positives_total):  # pragma: no cover - compiled
-    """Sum over the distinct thresholds, going down, of the recall gained times the precision there.
+def average_precision(keys, positives_total, positives_before, instances_before):  # pragma: no cover - compiled
+    """Sum over the distinct thresholds, going down, of the recall gained times the precision there
+    (divided by ``positives_total``); ``positives_before`` and ``instances_before`` count what scores above
+    this part (0 for a single part).
 
     Branch-free: a run adds its term where it ends (a zero term when it holds no positive).
     """
     n = keys.shape[0]
     one = keys.dtype.type(1)
     area = 0.0
-    positives = np.int64(0)
+    positives = np.int64(positives_before)
     run_pos = np.int64(0)
     for i in range(n - 1, -1, -1):
         k = keys[i]
@@ -149,7 +151,7 @@ def average_precision(keys, positives_total):  # pragma: no cover - compiled
         positives += b
         run_pos += b
         end = np.int64(1) if i == 0 else np.int64((k ^ keys[i - 1]) > one)
-        area += (run_pos * end) * (positives / (n - i))
+        area += (run_pos * end) * (positives / (instances_before + n - i))
         run_pos *= 1 - end
     return area / positives_total
 
@@ -197,3 +199,24 @@ def merge_counts(scores_a, pos_a, neg_a, scores_b, pos_b, neg_b, scores, pos, ne
         j += 1
         k += 1
     return k
+
+
+def split_keys(bits, is_positive, negative_keys, positive_keys, sign):  # pragma: no cover - compiled
+    """Keys of scores of both signs, in two parts: a negative score's bits inverted (which orders the
+    negatives and frees the top bit), a non-negative one's as they are (-0.0 read as 0.0), each shifted
+    left one with the class in bit 0. The parts are sized by the caller (the count of negative scores)."""
+    one = positive_keys.dtype.type(1)
+    zero = bits.dtype.type(0)
+    j = 0
+    k = 0
+    for i in range(bits.shape[0]):
+        b = bits[i]
+        c = positive_keys.dtype.type(is_positive[i])
+        if b == sign:  # -0.0
+            b = zero
+        if b & sign:
+            negative_keys[j] = ((~b) << one) | c
+            j += 1
+        else:
+            positive_keys[k] = (b << one) | c
+            k += 1

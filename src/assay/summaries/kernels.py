@@ -75,7 +75,9 @@ def _probe(kernels: Any) -> None:
         tp, fp, out = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, uint)
         kernels.run_counts(keys, tp, fp, out, 0, False)
         kernels.keep_turning(tp, fp, out, 0)
-        kernels.average_precision(keys, 2)
+        kernels.average_precision(keys, 2, 0, 0)
+        kernels.split_keys(bits, np.array([1, 0, 1], dtype=np.uint8), np.empty(0, uint), np.empty(3, uint),
+                           uint(1) << uint(8 * bits.itemsize - 1))
     a = np.array([2.0, 1.0])
     c = np.array([1, 1], dtype=np.int64)
     kernels.merge_counts(a, c, c, a, c, c, np.empty(4), np.empty(4, np.int64), np.empty(4, np.int64))

@@ -46,6 +46,10 @@ class SortedKeys:
     def n(self) -> int:
         return len(self.negative_keys) + len(self.positive_keys)
 
+    def descending_parts(self) -> list[tuple[np.ndarray, bool]]:
+        """(keys, inverted) for each non-empty part, the part of the higher scores first."""
+        return self.parts()[::-1]
+
     def parts(self) -> list[tuple[np.ndarray, bool]]:
         """(keys, inverted) for each non-empty part, in ascending score order."""
         out = []
@@ -89,13 +93,9 @@ class SortedKeys:
         The confusion counts at every distinct threshold, read off the runs of
         equal scores in the sorted keys with one cumulative count of positives.
         """
-        parts = self.parts()
-        kernels = compiled(self.n) if len(parts) == 1 else None
+        kernels = compiled(self.n)
         if kernels is not None:
-            keys, inverted = parts[0]
-            m = kernels.runs(keys)
-            tp, fp, bits = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, keys.dtype)
-            kernels.run_counts(keys, tp, fp, bits, 0, inverted)
+            tp, fp, bits = self.run_counts(kernels, first=0)
             return self.scores_of_bits(bits), tp, fp
         values, pos_before, start = [], [], []
         offset = 0
@@ -123,6 +123,24 @@ class SortedKeys:
         at_or_above = self.n - (np.concatenate(start) if len(start) > 1 else start[0])
         fp = at_or_above - tp
         return ascending[::-1], tp[::-1], fp[::-1]
+
+    def run_counts(self, kernels, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Cumulative (tp, fp) and the score bits of every distinct score, decreasing, from slot ``first``
+        of the arrays (the slots before are left for the caller): the compiled passes, part after part,
+        each part's counts carried on by those above it."""
+        parts = self.descending_parts()
+        sizes = [kernels.runs(keys) for keys, _ in parts]
+        m = first + sum(sizes)
+        dtype = parts[0][0].dtype if parts else np.uint64
+        tp, fp, bits = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, dtype)
+        slot = first
+        for (keys, inverted), size in zip(parts, sizes):
+            kernels.run_counts(keys, tp, fp, bits, slot, inverted)
+            if slot > first:
+                tp[slot:slot + size] += tp[slot - 1]
+                fp[slot:slot + size] += fp[slot - 1]
+            slot += size
+        return tp, fp, bits
 
     def counts(self, labels: tuple[str, str] = ("0", "1")) -> ScoreCounts:
         """Materialise the summary: distinct scores (decreasing) with their class counts."""
@@ -173,9 +191,17 @@ def sort_keys(is_positive: np.ndarray, scores: np.ndarray) -> SortedKeys:
     if kernels is not None:  # one compiled pass makes the keys, unless a score is negative
         keys = np.empty(len(scores), dtype=uint)
         sign = uint(1) << uint(8 * keys.itemsize - 1)
-        if kernels.make_keys(np.ascontiguousarray(scores).view(uint), is_positive.view(np.uint8), keys, sign):
+        bits = np.ascontiguousarray(scores).view(uint)
+        if kernels.make_keys(bits, is_positive.view(np.uint8), keys, sign):
             keys.sort()
             return SortedKeys(np.zeros(0, uint), keys, scores.dtype)
+        del keys  # a score is negative: two parts, split in one more compiled pass
+        negatives = int(np.count_nonzero(scores < 0))
+        neg, pos = np.empty(negatives, uint), np.empty(len(scores) - negatives, uint)
+        kernels.split_keys(bits, is_positive.view(np.uint8), neg, pos, sign)
+        neg.sort()
+        pos.sort()
+        return SortedKeys(neg, pos, scores.dtype)
     # + 0.0 makes a copy and turns -0.0 into 0.0, so that equal scores get equal keys
     normalized = np.add(scores, scores.dtype.type(0.0))
     keys = normalized.view(uint)
