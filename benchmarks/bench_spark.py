@@ -1,0 +1,82 @@
+"""The Spark engine against Spark's own exact AUC, on the same DataFrame, in one local session.
+
+Writes Parquet parts (as ``bench_scale.py``: int8 label, float32 score of a logistic model), reads
+them into one DataFrame and times, best of ``--runs``:
+
+* ``assay.spark.evaluate(df, truth="y", score="p")``: the whole report (exact AUC with DeLong's
+  interval, average precision, the ROC hull, the best thresholds, the losses), the score summary
+  counted on the executors and range-partitioned to the driver;
+* ``pyspark.mllib.evaluation.BinaryClassificationMetrics``: Spark's exact area under the ROC curve
+  alone, on the same DataFrame's (score, label) pairs (the Python wrapper takes no ``numBins`` and
+  builds the Scala class with its default, ``numBins=0``: no binning).
+
+Prints the ratio of the times and both AUCs. A local session on a shared machine: compare ratios.
+
+    python benchmarks/bench_spark.py --rows 10000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from bench_scale import generate  # noqa: E402
+
+
+def best(f, runs: int) -> tuple[float, object]:
+    times, out = [], None
+    for _ in range(runs):
+        t = time.perf_counter()
+        out = f()
+        times.append(time.perf_counter() - t)
+    return min(times), out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=float, default=1e7)
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--dir", default=None, help="where the Parquet parts go (default: a temporary directory)")
+    args = parser.parse_args()
+    rows = int(args.rows)
+    directory = args.dir or tempfile.mkdtemp(prefix="assay-bench-spark-")
+    os.makedirs(directory, exist_ok=True)
+    if not any(f.endswith(".parquet") for f in os.listdir(directory)):
+        generate(directory, rows, float64=False)
+
+    from pyspark.mllib.evaluation import BinaryClassificationMetrics
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+
+    import assay.spark
+
+    spark = (SparkSession.builder.master("local[2]").appName("assay-bench")
+             .config("spark.ui.enabled", "false").config("spark.driver.memory", "4g").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    df = spark.read.parquet(directory)
+
+    def ours() -> float:
+        return assay.spark.evaluate(df, truth="y", score="p", threshold=0.5, bootstrap=100).ranking.roc_auc.value
+
+    def theirs() -> float:
+        pairs = df.select(F.col("p").cast("double"), F.col("y").cast("double")).rdd.map(tuple)
+        return BinaryClassificationMetrics(pairs).areaUnderROC  # pyspark's wrapper: numBins=0, exact
+
+    t_ours, auc_ours = best(ours, args.runs)
+    t_theirs, auc_theirs = best(theirs, args.runs)
+    print(f"{rows:,} rows, float32 scores, Spark {spark.version} local[2]; best of {args.runs} runs")
+    print(f"  assay.spark.evaluate (exact AUC + DeLong, AP, hull, thresholds, losses): {t_ours:7.1f} s, "
+          f"AUC {auc_ours:.12f}")
+    print(f"  BinaryClassificationMetrics(numBins=0).areaUnderROC alone:              {t_theirs:7.1f} s, "
+          f"AUC {auc_theirs:.12f}")
+    print(f"  time ratio assay / Spark: {t_ours / t_theirs:.2f}x; AUCs differ by {abs(auc_ours - auc_theirs):.1e}")
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()
