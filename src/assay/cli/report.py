@@ -105,7 +105,7 @@ def register(cli: click.Group) -> None:
 @_probabilistic_options
 @click.option("--memory", metavar="SIZE",
               help="Memory budget (default 2GB): a larger FILE, a directory of parts or a glob is read in batches, "
-                   "exactly, for --pred and --score.")
+                   "exactly, for --pred and --score; a score summary beyond it is spilled to TMPDIR.")
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
               help="spark: Apache Spark reads FILE (any path it can read) and counts on its executors; only the "
                    "summaries reach this process (pip install 'assay[spark]').")
@@ -355,7 +355,8 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
 @click.option("--roc-bins", type=int, metavar="N",
               help="Approximate on request: about N bins of consecutive distinct scores (as Spark's numBins).")
 @click.option("--memory", metavar="SIZE",
-              help="Memory budget (default 2GB): a larger FILE, a directory of parts or a glob is read in batches.")
+              help="Memory budget (default 2GB): a larger FILE, a directory of parts or a glob is read in batches; "
+                   "a score summary beyond it is spilled to TMPDIR.")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
 @click.option("--output", "-o", metavar="PATH", help="Write to PATH (atomically) instead of stdout.")
 def curves(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,

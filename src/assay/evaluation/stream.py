@@ -18,7 +18,10 @@ classes (``y_proba``), quantile calibration bins, and a summary larger than memo
 
 from __future__ import annotations
 
+import os
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -238,22 +241,43 @@ def _confusion_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[
     return total
 
 
+SCAN_THREADS = max(1, min(4, os.cpu_count() or 1))
+"""Batches summarised at once while the next ones are read (reading, sorting and the compiled passes
+release the GIL, so the threads run in parallel)."""
+
+
+def _summarise(item: tuple[str | None, int, Any, Any], names: Mapping[str, str],
+               fixed: list[str] | None) -> tuple[list[str], str, ScoreCounts]:
+    """(On a worker thread) a batch's classes present, in label order, its first class, and its scores'
+    summary counting that first class as positive."""
+    part, first_row, y_true, y_score = item
+    try:
+        enc = encode_labels({"y_true": y_true}, labels=fixed)
+        scores = as_scores(y_score, "y_score")
+        if len(scores) != len(enc.codes["y_true"]):
+            raise InvalidInput(f"has {len(scores)} values but y_true has {len(enc.codes['y_true'])}",
+                               field="y_score")
+    except InvalidInput as e:
+        raise _located(e, part, first_row, names) from None
+    codes = enc.codes["y_true"]
+    present = [enc.labels[c] for c in np.flatnonzero(np.bincount(codes, minlength=len(enc.labels)))]
+    first = enc.labels[0] if enc.labels else "other"
+    return present, first, ScoreCounts.from_arrays(codes == 0, scores, labels=("other", first))
+
+
 def _scores_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None,
                memory: int | None) -> tuple[ScoreCounts, tuple[str, ...], str]:
-    """The merged score summary (the first class met counted as positive), the classes, and that class."""
+    """The merged score summary (the first class met counted as positive), the classes, and that class.
+
+    Batches are summarised by ``SCAN_THREADS`` threads while the next are read, and their summaries
+    merged here in the order of the batches (so an error names the first bad batch).
+    """
     reference: str | None = None
     seen: list[str] = []
-    pending = MergeTree(memory)
-    for part, first_row, y_true, y_score in _items(batches, "y_score"):
-        try:
-            enc = encode_labels({"y_true": y_true}, labels=fixed)
-            scores = as_scores(y_score, "y_score")
-            if len(scores) != len(enc.codes["y_true"]):
-                raise InvalidInput(f"has {len(scores)} values but y_true has {len(enc.codes['y_true'])}",
-                                   field="y_score")
-        except InvalidInput as e:
-            raise _located(e, part, first_row, names) from None
-        present = [enc.labels[c] for c in np.flatnonzero(np.bincount(enc.codes["y_true"], minlength=len(enc.labels)))]
+    tree = MergeTree(memory)
+
+    def take(present: list[str], first: str, summary: ScoreCounts) -> None:
+        nonlocal reference
         seen.extend(label for label in present if label not in seen)
         if len(seen) > 2:
             raise InvalidInput(f"has {len(seen)} classes ({', '.join(map(repr, seen))}); a score column needs two "
@@ -261,14 +285,25 @@ def _scores_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str
                                field=names.get("y_true", "y_true"))
         if reference is None and seen:
             reference = seen[0]
-        if reference is None:
-            continue
-        is_reference = enc.codes["y_true"] == enc.labels.index(reference) if reference in enc.labels else \
-            np.zeros(len(scores), dtype=bool)
-        pending.add(ScoreCounts.from_arrays(is_reference, scores, labels=("other", reference)))
+        if reference is None or not len(summary):
+            return
+        # the batch counted its first class as positive: turned round when that is not the reference
+        tree.add(summary.relabelled(("other", reference), swap=first != reference))
+
+    pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-scan")
+    pending: deque[Any] = deque()
+    try:
+        for item in _items(batches, "y_score"):
+            pending.append(pool.submit(_summarise, item, names, fixed))
+            while len(pending) > SCAN_THREADS:
+                take(*pending.popleft().result())
+        while pending:
+            take(*pending.popleft().result())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     if reference is None:
         raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
     labels = tuple(sorted_labels(seen)) if fixed is None else tuple(fixed)
     other = next((label for label in labels if label != reference), "other")
-    summary = pending.result()
+    summary = tree.result()
     return summary.relabelled((other, reference)), labels, reference

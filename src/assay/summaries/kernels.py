@@ -21,6 +21,7 @@ positives among equal scores) and walks it from the top score down.
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 __all__ = ["MIN_SIZE", "compiled"]
@@ -28,6 +29,7 @@ __all__ = ["MIN_SIZE", "compiled"]
 MIN_SIZE = int(os.environ.get("ASSAY_COMPILED_MIN_SIZE", 200_000))
 
 _module: Any = None  # None: not tried yet; False: no compiled kernels here
+_LOADING = threading.Lock()
 
 
 def compiled(n: int) -> Any:
@@ -36,7 +38,9 @@ def compiled(n: int) -> Any:
     if n < MIN_SIZE or os.environ.get("ASSAY_NO_COMPILED"):
         return None
     if _module is None:
-        _module = _load()
+        with _LOADING:  # threads summarising batches: one of them loads the kernels
+            if _module is None:
+                _module = _load()
     return _module or None
 
 
