@@ -22,6 +22,8 @@ from assay.metrics.roc_space import roc_hull
 from assay.summaries import spill
 from assay.summaries.scores import ScoreCounts
 from assay.summaries.spill import MergeTree, Run, merge_runs
+from helpers import close as _close
+from helpers import cut
 
 
 @pytest.fixture
@@ -42,19 +44,8 @@ def spill_dir(tmp_path, monkeypatch):
 
 
 def close(a, b, where=""):
-    """Equal; floats to 1e-12 (absolute and relative): chunked sums are taken in another order."""
-    if isinstance(b, dict):
-        assert isinstance(a, dict) and set(a) == set(b), where
-        for k in b:
-            close(a[k], b[k], f"{where}.{k}")
-    elif isinstance(b, (list, tuple)):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b)):
-            close(x, y, f"{where}[{i}]")
-    elif isinstance(b, float) and isinstance(a, float):
-        assert a == pytest.approx(b, rel=1e-12, abs=1e-12), where
-    else:
-        assert a == b, where
+    """Equal; floats to 1e-12: chunked sums are taken in another order."""
+    _close(a, b, where, rel=1e-12)
 
 
 def without_spill_note(d):
@@ -87,15 +78,6 @@ def scored(draw):
         order = np.argsort(y, kind="stable")
         y, s = y[order], s[order]
     return np.where(y, "yes", "no"), s, sizes
-
-
-def cut(n, sizes):
-    edges, at = [0], 0
-    for size in sizes:
-        at = min(n, at + size)
-        edges.append(at)
-    edges.append(n)
-    return list(zip(edges[:-1], edges[1:]))
 
 
 @settings(max_examples=40, deadline=None)

@@ -15,24 +15,9 @@ from assay import InvalidInput
 from assay.cli import main
 from assay.engines.files import evaluate_file
 from assay.evaluation.stream import evaluate_batches
+from helpers import close, cut
 
 SKIP = ("probabilistic", "input")
-
-
-def close(a, b, where=""):
-    """Equal, floats to 1e-9 relative (the probabilistic sums are taken in another order when streamed)."""
-    if isinstance(b, dict):
-        assert isinstance(a, dict) and set(a) == set(b), where
-        for k in b:
-            close(a[k], b[k], f"{where}.{k}")
-    elif isinstance(b, (list, tuple)):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b)):
-            close(x, y, f"{where}[{i}]")
-    elif isinstance(b, float) and isinstance(a, float):
-        assert a == pytest.approx(b, rel=1e-9, abs=1e-12), where
-    else:
-        assert a == b, where
 
 
 def same(streamed, whole):
@@ -42,16 +27,6 @@ def same(streamed, whole):
         if key not in SKIP:
             assert a[key] == b[key], key
     close(a["probabilistic"], b["probabilistic"], "probabilistic")
-
-
-def cut(n, sizes):
-    """Part boundaries from a list of sizes (empty parts included), the last part taking the rest."""
-    edges, at = [0], 0
-    for size in sizes:
-        at = min(n, at + size)
-        edges.append(at)
-    edges.append(n)
-    return list(zip(edges[:-1], edges[1:]))
 
 
 @st.composite
