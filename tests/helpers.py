@@ -1,6 +1,12 @@
-"""Helpers shared by the tests of data read in batches (test_stream, test_spill)."""
+"""Helpers shared by the tests of data read in batches (test_stream, test_spill, test_partition) and of the
+compiled kernels."""
+
+import os
+from contextlib import contextmanager
 
 import pytest
+
+from assay.summaries import kernels
 
 
 def close(a, b, where="", rel=1e-9):
@@ -27,3 +33,22 @@ def cut(n, sizes):
         edges.append(at)
     edges.append(n)
     return list(zip(edges[:-1], edges[1:]))
+
+
+@contextmanager
+def kernels_on(on: bool):
+    """Every input compiled (the threshold at 0), or the kernels off."""
+    saved_size, saved_env = kernels.MIN_SIZE, os.environ.get("ASSAY_NO_COMPILED")
+    kernels.MIN_SIZE = 0
+    if on:
+        os.environ.pop("ASSAY_NO_COMPILED", None)
+    else:
+        os.environ["ASSAY_NO_COMPILED"] = "1"
+    try:
+        yield
+    finally:
+        kernels.MIN_SIZE = saved_size
+        if saved_env is None:
+            os.environ.pop("ASSAY_NO_COMPILED", None)
+        else:
+            os.environ["ASSAY_NO_COMPILED"] = saved_env

@@ -9,7 +9,6 @@ identical; areas agree to 1e-12 (they are summed in a different order).
 """
 
 import os
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -21,27 +20,9 @@ import assay
 from assay.evaluation import compatible as C
 from assay.summaries import kernels
 from assay.summaries.scores import sort_keys
+from helpers import kernels_on
 
 CLOSE = {"rtol": 1e-12, "atol": 1e-12}
-
-
-@contextmanager
-def kernels_on(on: bool):
-    """Every input compiled (the threshold at 0), or the kernels off."""
-    saved_size, saved_env = kernels.MIN_SIZE, os.environ.get("ASSAY_NO_COMPILED")
-    kernels.MIN_SIZE = 0
-    if on:
-        os.environ.pop("ASSAY_NO_COMPILED", None)
-    else:
-        os.environ["ASSAY_NO_COMPILED"] = "1"
-    try:
-        yield
-    finally:
-        kernels.MIN_SIZE = saved_size
-        if saved_env is None:
-            os.environ.pop("ASSAY_NO_COMPILED", None)
-        else:
-            os.environ["ASSAY_NO_COMPILED"] = saved_env
 
 
 @st.composite

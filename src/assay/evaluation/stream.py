@@ -45,8 +45,9 @@ from assay.inputs import as_scores, encode_labels, sorted_labels
 from assay.limits import MAX_CLASSES
 from assay.metrics.ranking import counts_at, threshold_counts
 from assay.summaries.confusion import ConfusionCounts
+from assay.summaries.kernels import compiled
+from assay.summaries.partition import Keys, ScoreScan, batch_keys
 from assay.summaries.scores import ScoreCounts
-from assay.summaries.spill import MergeTree
 
 __all__ = ["evaluate_batches", "evaluate_confusion_counts", "evaluate_score_counts", "oriented_summary"]
 
@@ -242,14 +243,14 @@ def _confusion_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[
 
 
 SCAN_THREADS = max(1, min(4, os.cpu_count() or 1))
-"""Batches summarised at once while the next ones are read (reading, sorting and the compiled passes
-release the GIL, so the threads run in parallel)."""
+"""Batches keyed, and ranges of scores sorted, at once while the next batches are read (reading, sorting
+and the compiled passes release the GIL, so the threads run in parallel)."""
 
 
-def _summarise(item: tuple[str | None, int, Any, Any], names: Mapping[str, str],
-               fixed: list[str] | None) -> tuple[list[str], str, ScoreCounts]:
+def _keyed(item: tuple[str | None, int, Any, Any], names: Mapping[str, str],
+           fixed: list[str] | None) -> tuple[list[str], str, Keys]:
     """(On a worker thread) a batch's classes present, in label order, its first class, and its scores'
-    summary counting that first class as positive."""
+    keys counting that first class as positive."""
     part, first_row, y_true, y_score = item
     try:
         enc = encode_labels({"y_true": y_true}, labels=fixed)
@@ -262,21 +263,22 @@ def _summarise(item: tuple[str | None, int, Any, Any], names: Mapping[str, str],
     codes = enc.codes["y_true"]
     present = [enc.labels[c] for c in np.flatnonzero(np.bincount(codes, minlength=len(enc.labels)))]
     first = enc.labels[0] if enc.labels else "other"
-    return present, first, ScoreCounts.from_arrays(codes == 0, scores, labels=("other", first))
+    return present, first, batch_keys(codes == 0, scores, compiled(1 << 62))
 
 
 def _scores_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None,
                memory: int | None) -> tuple[ScoreCounts, tuple[str, ...], str]:
     """The merged score summary (the first class met counted as positive), the classes, and that class.
 
-    Batches are summarised by ``SCAN_THREADS`` threads while the next are read, and their summaries
-    merged here in the order of the batches (so an error names the first bad batch).
+    Batches are keyed by ``SCAN_THREADS`` threads while the next are read, and their keys gathered here
+    in the order of the batches (so an error names the first bad batch) into a :class:`ScoreScan`,
+    which counts them within the memory budget (partitioned on disk beyond it).
     """
     reference: str | None = None
     seen: list[str] = []
-    tree = MergeTree(memory)
+    scan = ScoreScan(memory, threads=SCAN_THREADS)
 
-    def take(present: list[str], first: str, summary: ScoreCounts) -> None:
+    def take(present: list[str], first: str, keys: Keys) -> None:
         nonlocal reference
         seen.extend(label for label in present if label not in seen)
         if len(seen) > 2:
@@ -285,25 +287,26 @@ def _scores_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str
                                field=names.get("y_true", "y_true"))
         if reference is None and seen:
             reference = seen[0]
-        if reference is None or not len(summary):
-            return
-        # the batch counted its first class as positive: turned round when that is not the reference
-        tree.add(summary.relabelled(("other", reference), swap=first != reference))
+        if reference is not None:
+            # the batch counted its first class as positive: turned round when that is not the reference
+            scan.add(keys if first == reference else keys.swapped())
 
     pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-scan")
     pending: deque[Any] = deque()
     try:
         for item in _items(batches, "y_score"):
-            pending.append(pool.submit(_summarise, item, names, fixed))
+            pending.append(pool.submit(_keyed, item, names, fixed))
             while len(pending) > SCAN_THREADS:
                 take(*pending.popleft().result())
         while pending:
             take(*pending.popleft().result())
+    except BaseException:
+        scan.close()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     if reference is None:
         raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
     labels = tuple(sorted_labels(seen)) if fixed is None else tuple(fixed)
     other = next((label for label in labels if label != reference), "other")
-    summary = tree.result()
-    return summary.relabelled((other, reference)), labels, reference
+    return scan.result((other, reference)), labels, reference

@@ -14,7 +14,8 @@ import numpy as np
 
 __all__ = ["KERNELS", "build"]
 
-KERNELS = ("make_keys", "auc_twice_u", "runs", "run_counts", "keep_turning", "average_precision", "merge_counts", "split_keys")
+KERNELS = ("make_keys", "auc_twice_u", "runs", "run_counts", "keep_turning", "average_precision", "merge_counts",
+           "split_keys", "order_keys", "scatter", "count_sorted")
 
 
 def build(*, cache: bool) -> SimpleNamespace:
@@ -220,3 +221,73 @@ def split_keys(bits, is_positive, negative_keys, positive_keys, sign):  # pragma
         else:
             positive_keys[k] = (b << one) | c
             k += 1
+
+
+def order_keys(bits, is_positive, positive_keys, negative_keys, sign):  # pragma: no cover - compiled
+    """Order-preserving keys of scores of any sign, the positives' and the negatives' apart (the arrays
+    sized by the caller): a negative score's bits inverted, a non-negative one's with the top bit set
+    (-0.0 read as 0.0), so that the keys compare as the scores do."""
+    zero = bits.dtype.type(0)
+    j = 0
+    k = 0
+    for i in range(bits.shape[0]):
+        b = bits[i]
+        if b == sign:  # -0.0
+            b = zero
+        key = ~b if b & sign else b | sign
+        if is_positive[i]:
+            positive_keys[j] = key
+            j += 1
+        else:
+            negative_keys[k] = key
+            k += 1
+
+
+def scatter(keys, splitters, table, shift, out, offsets):  # pragma: no cover - compiled
+    """Keys grouped by range into ``out``: range p holds the keys from ``splitters[p - 1]`` up to (not
+    including) ``splitters[p]``, in their order; ``offsets`` (zeros, one more than the ranges) receives
+    where each range starts. ``table[key >> shift]`` is the range of the smallest key with the same top
+    bits, so that a key's range is found in a step or two, not a binary search."""
+    n = keys.shape[0]
+    m = splitters.shape[0]
+    bucket = np.empty(n, np.uint16)
+    for i in range(n):
+        key = keys[i]
+        b = table[key >> shift]
+        while b < m and splitters[b] <= key:
+            b += 1
+        bucket[i] = b
+        offsets[b + 1] += 1
+    for p in range(m + 1):
+        offsets[p + 1] += offsets[p]
+    place = offsets[:m + 1].copy()
+    for i in range(n):
+        b = bucket[i]
+        out[place[b]] = keys[i]
+        place[b] += 1
+
+
+def count_sorted(positive_keys, negative_keys, keys, positives, negatives):  # pragma: no cover - compiled
+    """The distinct keys of two ascending arrays (the positives' and the negatives'), decreasing, with how
+    many of each class hold each; returns how many were written."""
+    i = positive_keys.shape[0] - 1
+    j = negative_keys.shape[0] - 1
+    m = 0
+    while i >= 0 or j >= 0:
+        if j < 0 or (i >= 0 and positive_keys[i] >= negative_keys[j]):
+            key = positive_keys[i]
+        else:
+            key = negative_keys[j]
+        p = 0
+        while i >= 0 and positive_keys[i] == key:
+            p += 1
+            i -= 1
+        q = 0
+        while j >= 0 and negative_keys[j] == key:
+            q += 1
+            j -= 1
+        keys[m] = key
+        positives[m] = p
+        negatives[m] = q
+        m += 1
+    return m

@@ -82,6 +82,13 @@ def _probe(kernels: Any) -> None:
         kernels.average_precision(keys, 2, 0, 0)
         kernels.split_keys(bits, np.array([1, 0, 1], dtype=np.uint8), np.empty(0, uint), np.empty(3, uint),
                            uint(1) << uint(8 * bits.itemsize - 1))
+        positive, negative = np.empty(2, uint), np.empty(1, uint)
+        sign = uint(1) << uint(8 * bits.itemsize - 1)
+        kernels.order_keys(bits, np.array([1, 0, 1], dtype=np.uint8), positive, negative, sign)
+        out, offsets = np.empty(2, uint), np.zeros(3, np.int64)
+        shift = uint(8 * bits.itemsize - 16)
+        kernels.scatter(positive, np.array([sign], dtype=uint), np.zeros(1 << 16, np.uint16), shift, out, offsets)
+        kernels.count_sorted(out, negative, np.empty(3, uint), np.empty(3, np.int64), np.empty(3, np.int64))
     a = np.array([2.0, 1.0])
     c = np.array([1, 1], dtype=np.int64)
     kernels.merge_counts(a, c, c, a, c, c, np.empty(4), np.empty(4, np.int64), np.empty(4, np.int64))

@@ -26,7 +26,7 @@ import numpy as np
 
 from assay.summaries.kernels import compiled
 
-__all__ = ["ScoreCounts", "SortedKeys", "sort_keys"]
+__all__ = ["ScoreCounts", "SortedKeys", "concatenate_keys", "make_keys", "sort_keys"]
 
 
 @dataclass(frozen=True)
@@ -182,45 +182,55 @@ def sort_keys(is_positive: np.ndarray, scores: np.ndarray) -> SortedKeys:
     is_positive : bool ndarray of shape (n,)
     scores : float32 or float64 ndarray of shape (n,), finite (inputs validated)
     """
+    keys = make_keys(is_positive, scores, compiled(len(scores)))
+    keys.negative_keys.sort()
+    keys.positive_keys.sort()
+    return keys
+
+
+def make_keys(is_positive: np.ndarray, scores: np.ndarray, kernels=None) -> SortedKeys:
+    """The keys of :func:`sort_keys`, not yet sorted (the parts of several batches concatenate before
+    one sort: :func:`concatenate_keys`). ``kernels``: the compiled kernels, or None for numpy's passes."""
     if scores.dtype == np.float32:
         uint, shift = np.uint32, np.uint32(1)
     else:
         scores = scores.astype(np.float64, copy=False)
         uint, shift = np.uint64, np.uint64(1)
-    kernels = compiled(len(scores))
     if kernels is not None:  # one compiled pass makes the keys, unless a score is negative
         keys = np.empty(len(scores), dtype=uint)
         sign = uint(1) << uint(8 * keys.itemsize - 1)
         bits = np.ascontiguousarray(scores).view(uint)
         if kernels.make_keys(bits, is_positive.view(np.uint8), keys, sign):
-            keys.sort()
             return SortedKeys(np.zeros(0, uint), keys, scores.dtype)
         del keys  # a score is negative: two parts, split in one more compiled pass
         negatives = int(np.count_nonzero(scores < 0))
         neg, pos = np.empty(negatives, uint), np.empty(len(scores) - negatives, uint)
         kernels.split_keys(bits, is_positive.view(np.uint8), neg, pos, sign)
-        neg.sort()
-        pos.sort()
         return SortedKeys(neg, pos, scores.dtype)
     # + 0.0 makes a copy and turns -0.0 into 0.0, so that equal scores get equal keys
     normalized = np.add(scores, scores.dtype.type(0.0))
     keys = normalized.view(uint)
     labels = is_positive.view(np.uint8)
-    if not normalized.min() < 0:
+    if not normalized.min(initial=0) < 0:
         keys <<= shift
         keys |= labels
-        keys.sort()
         return SortedKeys(np.zeros(0, uint), keys, scores.dtype)
-    sign = normalized < 0
-    negative = sign
+    negative = normalized < 0
     # a negative float's bits, inverted, order it among negatives, with the top bit freed
     neg = ~keys[negative]
     pos = keys[~negative]
     for part, part_labels in ((neg, labels[negative]), (pos, labels[~negative])):
         part <<= shift
         part |= part_labels
-        part.sort()
     return SortedKeys(neg, pos, scores.dtype)
+
+
+def concatenate_keys(pieces: Sequence[SortedKeys]) -> SortedKeys:
+    """The unsorted keys of several batches of one float type as one (sort both parts next)."""
+    if len(pieces) == 1:
+        return pieces[0]
+    return SortedKeys(np.concatenate([p.negative_keys for p in pieces]),
+                      np.concatenate([p.positive_keys for p in pieces]), pieces[0].float_dtype)
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,0 +1,415 @@
+"""Class counts per distinct score of any number of rows, within a memory budget: a sample sort.
+
+Each batch's scores become order-preserving unsigned keys (a score's IEEE bits, a negative one's
+inverted and a non-negative one's with the top bit set, so that keys compare as scores do), kept
+apart by class. While the keys fit in the budget they stay in memory; past it, splitters are drawn
+from a sample of the keys held, and from then on every batch's keys are scattered into
+``PARTITIONS`` ranges of scores and appended to one temporary file. At the end each range is read
+back, sorted and counted on its own (on several threads), from the highest range down, so that
+the distinct scores come out already in decreasing order: no merge. The summary is assembled in
+memory when small, else written to disk and mapped (:mod:`assay.summaries.spill`'s walks read it
+a chunk at a time).
+
+Each row is written once and read once (4 bytes for a float32 score, 8 for a float64), and each
+sort holds one range: a range larger than its share of the budget (scores that drifted away from
+the sample, or one score held by a great many rows) is partitioned again from a sample of its own,
+or, when its keys cannot be split (a single score), counted a part at a time and merged.
+
+The file is unlinked from the moment it is made, so it vanishes however the process ends.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from assay.summaries.kernels import compiled
+from assay.summaries.scores import ScoreCounts
+
+__all__ = ["PARTITIONS", "Keys", "ScoreScan", "Splitters", "batch_keys", "decode_keys"]
+
+PARTITIONS = 256
+"""Ranges of scores the keys are scattered into once they pass the budget."""
+
+SAMPLE = 1 << 16
+"""Keys sampled to draw the splitters."""
+
+ROW_BYTES = 48
+"""Memory one row takes while its range is counted: its key, and at worst (every score distinct) the
+distinct key, its score, two counts and two cumulative counts."""
+
+IN_MEMORY_SPLIT = 1 << 20
+"""Keys held in memory from which ranges are sorted on several threads."""
+
+_SIGN = {np.dtype(np.uint32): np.uint32(1 << 31), np.dtype(np.uint64): np.uint64(1 << 63)}
+_FLOAT = {np.dtype(np.uint32): np.dtype(np.float32), np.dtype(np.uint64): np.dtype(np.float64)}
+
+
+class Keys(NamedTuple):
+    """A batch's order-preserving score keys, the positive instances' and the negative ones' apart."""
+
+    positive: np.ndarray
+    negative: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.positive) + len(self.negative)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.positive.dtype
+
+    def swapped(self) -> Keys:
+        return Keys(self.negative, self.positive)
+
+
+def batch_keys(is_positive: np.ndarray, scores: np.ndarray, kernels: Any = None) -> Keys:
+    """The keys of finite scores (float32 scores get 4-byte keys, others 8), -0.0 read as 0.0.
+
+    ``kernels``: the compiled kernels (one pass), or None for numpy's passes.
+    """
+    is_positive = np.asarray(is_positive, dtype=bool)
+    if scores.dtype != np.float32:
+        scores = scores.astype(np.float64, copy=False)
+    uint = np.dtype(np.uint32) if scores.dtype == np.float32 else np.dtype(np.uint64)
+    sign = _SIGN[uint]
+    bits = np.ascontiguousarray(scores).view(uint)
+    if kernels is not None:
+        positives = int(np.count_nonzero(is_positive))
+        out = Keys(np.empty(positives, uint), np.empty(len(bits) - positives, uint))
+        kernels.order_keys(bits, is_positive.view(np.uint8), out.positive, out.negative, sign)
+        return out
+    bits = np.where(bits == sign, uint.type(0), bits)  # -0.0 is 0.0
+    keys = np.where(bits & sign, ~bits, bits | sign)
+    return Keys(keys[is_positive], keys[~is_positive])
+
+
+def decode_keys(keys: np.ndarray) -> np.ndarray:
+    """The float64 scores of some keys."""
+    sign = _SIGN[keys.dtype]
+    bits = np.where(keys & sign, keys ^ sign, ~keys)
+    return bits.view(_FLOAT[keys.dtype]).astype(np.float64, copy=False)
+
+
+def _widened(keys: np.ndarray) -> np.ndarray:
+    """4-byte keys as the 8-byte keys of the same scores (a float32 is exactly a float64)."""
+    if keys.dtype == np.uint64:
+        return keys
+    scores = decode_keys(keys)
+    return batch_keys(np.ones(len(scores), dtype=bool), scores).positive
+
+
+def _count(positive: np.ndarray, negative: np.ndarray, kernels: Any) -> tuple[np.ndarray, ...]:
+    """(Sorted in place) the distinct keys of a range, decreasing, with their positives and negatives."""
+    positive.sort()
+    negative.sort()
+    if kernels is not None:
+        n = len(positive) + len(negative)
+        keys, pos, neg = np.empty(n, positive.dtype), np.empty(n, np.int64), np.empty(n, np.int64)
+        m = kernels.count_sorted(positive, negative, keys, pos, neg)
+        return keys[:m], pos[:m], neg[:m]
+    up, cp = np.unique(positive, return_counts=True)
+    un, cn = np.unique(negative, return_counts=True)
+    keys = np.union1d(up, un)
+    pos, neg = np.zeros(len(keys), np.int64), np.zeros(len(keys), np.int64)
+    pos[np.searchsorted(keys, up)] = cp
+    neg[np.searchsorted(keys, un)] = cn
+    return keys[::-1], pos[::-1], neg[::-1]
+
+
+_TABLE_BITS = {np.dtype(np.uint32): 16, np.dtype(np.uint64): 20}
+
+
+class Splitters(NamedTuple):
+    """The keys that split ranges (ascending, distinct) and the table of the range of each top-bits
+    prefix (:func:`assay.summaries._kernels.scatter`)."""
+
+    keys: np.ndarray
+    table: np.ndarray
+    shift: Any
+
+    @classmethod
+    def of(cls, keys: np.ndarray) -> Splitters:
+        bits = _TABLE_BITS[keys.dtype]
+        shift = keys.dtype.type(8 * keys.itemsize - bits)
+        prefixes = np.arange(1 << bits, dtype=keys.dtype) << shift
+        return cls(keys, np.searchsorted(keys, prefixes, side="right").astype(np.uint16), shift)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+
+def _scattered(keys: np.ndarray, splitters: Splitters, kernels: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(keys grouped by range, where each range starts) for ranges split at ``splitters``."""
+    parts = len(splitters) + 1
+    if kernels is not None and len(keys):
+        out, offsets = np.empty_like(keys), np.zeros(parts + 1, np.int64)
+        kernels.scatter(keys, splitters.keys, splitters.table, splitters.shift, out, offsets)
+        return out, offsets
+    bucket = np.searchsorted(splitters.keys, keys, side="right")
+    out = keys[np.argsort(bucket, kind="stable")]
+    offsets = np.zeros(parts + 1, np.int64)
+    np.cumsum(np.bincount(bucket, minlength=parts), out=offsets[1:])
+    return out, offsets
+
+
+class _Segment(NamedTuple):
+    kind: int  # 0: positives' keys, 1: negatives'
+    dtype: np.dtype
+    offset: int  # in bytes, in the file
+    count: int
+
+
+class ScoreScan:
+    """Class counts per distinct score of batches of keys (:func:`batch_keys`), in ``memory`` bytes
+    (None: no limit, everything in memory) and the system's temporary directory beyond.
+
+    ``add`` the batches' keys, then ``result`` gives the summary; ``close`` (also on errors) drops
+    the temporary file. ``threads`` ranges are sorted at once.
+    """
+
+    def __init__(self, memory: int | None = None, *, threads: int = 1, directory: str | None = None,
+                 depth: int = 0) -> None:
+        self.memory = None if memory is None else max(int(memory), 1)
+        self.threads = max(1, int(threads))
+        self.directory = directory
+        self.depth = depth
+        self.kernels = compiled(1 << 62)  # whatever the batches' sizes, unless turned off
+        self.dtype: np.dtype | None = None
+        self.buffer: list[Keys] = []
+        self.buffered = 0
+        self.rows = 0
+        self.splitters: Splitters | None = None
+        self.file: Any = None
+        self.size = 0
+        self.segments: list[list[_Segment]] = []
+
+    # reading ------------------------------------------------------------------
+
+    @property
+    def held_rows(self) -> int:
+        """Rows kept in memory before the keys go to disk (and, once there, between two writes)."""
+        if self.memory is None:
+            return 1 << 62
+        limit = self.memory // ROW_BYTES
+        return limit if self.splitters is None else max(limit // 4, 1)
+
+    @property
+    def range_rows(self) -> int:
+        """The most rows of one range sorted in memory (each of the threads holds one)."""
+        return 1 << 62 if self.memory is None else max(self.memory // (self.threads * ROW_BYTES), 16)
+
+    def add(self, keys: Keys) -> None:
+        if not keys.n:
+            return
+        if self.dtype is None:
+            self.dtype = keys.dtype
+        elif keys.dtype != self.dtype:
+            if keys.dtype == np.uint32:  # a float32 batch among float64 ones
+                keys = Keys(_widened(keys.positive), _widened(keys.negative))
+            else:  # a float64 batch among float32 ones: all keys held become 8 bytes
+                self.buffer = [Keys(_widened(k.positive), _widened(k.negative)) for k in self.buffer]
+                if self.splitters is not None:
+                    self.splitters = Splitters.of(_widened(self.splitters.keys))
+                self.dtype = keys.dtype
+        self.buffer.append(keys)
+        self.buffered += keys.n
+        self.rows += keys.n
+        if self.buffered >= self.held_rows:
+            self._write()
+
+    def _sample(self, sources: list[Keys]) -> np.ndarray:
+        total = sum(k.n for k in sources)
+        step = max(1, total // SAMPLE)
+        sample = np.concatenate([a[::step] for k in sources for a in k] or [np.zeros(0, self.dtype)])
+        sample.sort()
+        return sample
+
+    def _splitters(self, sample: np.ndarray, parts: int) -> Splitters:
+        if not len(sample) or parts < 2:
+            return Splitters.of(np.zeros(0, dtype=sample.dtype))
+        return Splitters.of(np.unique(sample[(np.arange(1, parts) * len(sample)) // parts]))
+
+    def _write(self) -> None:
+        """The keys held, scattered into the ranges and appended to the file."""
+        if self.splitters is None:
+            self.splitters = self._splitters(self._sample(self.buffer), PARTITIONS)
+            self.segments = [[] for _ in range(len(self.splitters) + 1)]
+            self.file = tempfile.TemporaryFile(prefix="assay-keys-", dir=self.directory)
+        for kind in (0, 1):
+            arrays = [k[kind] for k in self.buffer if len(k[kind])]
+            if not arrays:
+                continue
+            keys = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+            del arrays
+            out, offsets = _scattered(keys, self.splitters, self.kernels)
+            del keys
+            out.tofile(self.file)
+            for p in range(len(offsets) - 1):
+                count = int(offsets[p + 1] - offsets[p])
+                if count:
+                    self.segments[p].append(_Segment(kind, out.dtype, self.size + int(offsets[p]) * out.itemsize,
+                                                     count))
+            self.size += out.nbytes
+        self.buffer, self.buffered = [], 0
+
+    def _read(self, segments: list[_Segment], kind: int) -> np.ndarray:
+        wanted = [s for s in segments if s.kind == kind]
+        assert self.dtype is not None
+        out = np.empty(sum(s.count for s in wanted), dtype=self.dtype)
+        at = 0
+        for s in wanted:
+            part = out[at:at + s.count] if s.dtype == self.dtype else np.empty(s.count, s.dtype)
+            view = memoryview(part).cast("B")
+            done = 0
+            while done < len(view):
+                done += os.preadv(self.file.fileno(), [view[done:]], s.offset + done)
+            if s.dtype != self.dtype:
+                out[at:at + s.count] = _widened(part)
+            at += s.count
+        return out
+
+    # counting -----------------------------------------------------------------
+
+    def _range(self, positive: np.ndarray, negative: np.ndarray) -> tuple[np.ndarray, ...]:
+        keys, pos, neg = _count(positive, negative, self.kernels)
+        return decode_keys(keys), pos, neg
+
+    def _pieces_of_file(self) -> Iterator[tuple[np.ndarray, ...]]:
+        pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="assay-ranges")
+        pending: deque[Any] = deque()
+        try:
+            for segments in reversed(self.segments):
+                rows = sum(s.count for s in segments)
+                if not rows:
+                    continue
+                if rows > self.range_rows:  # too large to sort at once: partitioned again
+                    while pending:
+                        yield pending.popleft().result()
+                    yield from self._pieces_of_large(segments)
+                    continue
+                pending.append(pool.submit(lambda s=segments: self._range(self._read(s, 0), self._read(s, 1))))
+                while len(pending) > self.threads:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _pieces_of_large(self, segments: list[_Segment]) -> Iterator[tuple[np.ndarray, ...]]:
+        """A range too large to sort at once: partitioned again from its own sample, or, when that
+        cannot split it (a single score, or too deep), counted a segment at a time and merged."""
+        sample = self._sample([Keys(self._read(segments[:8], 0), self._read(segments[:8], 1))])
+        if self.depth < 2 and len(sample) and sample[0] != sample[-1]:
+            inner = ScoreScan(self.memory, threads=self.threads, directory=self.directory, depth=self.depth + 1)
+            try:
+                for s in segments:
+                    inner.add(Keys(self._read([s], 0), np.zeros(0, self.dtype)) if s.kind == 0
+                              else Keys(np.zeros(0, self.dtype), self._read([s], 1)))
+                yield from inner.pieces()
+            finally:
+                inner.close()
+            return
+        from assay.summaries.spill import CHUNK, MergeTree, release
+
+        tree = MergeTree(self.memory, self.directory)
+        try:
+            for s in segments:
+                one = self._read([s], s.kind)
+                empty = np.zeros(0, self.dtype)
+                scores, pos, neg = self._range(*((one, empty) if s.kind == 0 else (empty, one)))
+                tree.add(ScoreCounts(scores, pos, neg, ("0", "1")))
+            merged = tree.result()
+        finally:
+            tree.close()
+        for start in range(0, len(merged), CHUNK):
+            stop = start + CHUNK
+            yield (np.array(merged.scores[start:stop]), np.array(merged.positives[start:stop], dtype=np.int64),
+                   np.array(merged.negatives[start:stop], dtype=np.int64))
+            release(merged.scores, merged.positives, merged.negatives)
+
+    def _pieces_in_memory(self) -> Iterator[tuple[np.ndarray, ...]]:
+        """All keys held: ranges split in memory, one a thread."""
+        parts = 1 if self.buffered < IN_MEMORY_SPLIT else 4 * self.threads
+        splitters = self._splitters(self._sample(self.buffer), parts)
+        grouped = []
+        for kind in (0, 1):
+            arrays = [k[kind] for k in self.buffer if len(k[kind])] or [np.zeros(0, self.dtype)]
+            keys = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+            grouped.append(_scattered(keys, splitters, self.kernels) if len(splitters) else
+                           (keys, np.array([0, len(keys)])))
+        self.buffer, self.buffered = [], 0
+        (pos, pos_at), (neg, neg_at) = grouped
+        if len(splitters) == 0:
+            yield self._range(pos, neg)
+            return
+        pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="assay-ranges")
+        try:
+            futures = [pool.submit(self._range, pos[pos_at[p]:pos_at[p + 1]], neg[neg_at[p]:neg_at[p + 1]])
+                       for p in reversed(range(len(splitters) + 1))]
+            for future in futures:
+                yield future.result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def pieces(self) -> Iterator[tuple[np.ndarray, ...]]:
+        """(scores, positives, negatives) of consecutive runs of distinct scores, highest first."""
+        if self.splitters is None:
+            yield from (piece for piece in self._pieces_in_memory() if len(piece[0]))
+            return
+        if self.buffered:
+            self._write()
+        yield from (piece for piece in self._pieces_of_file() if len(piece[0]))
+
+    def result(self, labels: tuple[str, str] = ("0", "1")) -> ScoreCounts:
+        """The summary with its cumulative counts: in memory when it takes at most a quarter of the
+        budget, else mapped from disk."""
+        from assay.metrics.ranking import ThresholdCounts
+
+        in_memory = self.memory is None or self.rows * 40 <= self.memory // 4
+        chunks: list[tuple[np.ndarray, ...]] = []
+        files: list[Any] = []
+        written = 0
+        tp_total = fp_total = np.int64(0)
+        try:
+            for scores, pos, neg in self.pieces():
+                tp = np.cumsum(pos) + tp_total
+                fp = np.cumsum(neg) + fp_total
+                tp_total, fp_total = tp[-1], fp[-1]
+                columns = (scores, pos, neg, tp, fp)
+                written += len(scores)
+                if in_memory:
+                    chunks.append(columns)
+                    continue
+                if not files:
+                    files = [tempfile.TemporaryFile(prefix="assay-summary-", dir=self.directory) for _ in range(5)]
+                for f, a in zip(files, columns):
+                    a.tofile(f)
+        finally:
+            self.close()
+        if not written:
+            return ScoreCounts.empty(labels)
+        if in_memory:
+            arrays = [np.concatenate(c) if len(chunks) > 1 else c[0] for c in zip(*chunks)]
+        else:
+            arrays = []
+            for f, dtype in zip(files, (np.float64, np.int64, np.int64, np.int64, np.int64)):
+                f.flush()
+                arrays.append(np.memmap(f, dtype=dtype, mode="r", shape=(written,)))
+                f.close()  # the mapping keeps the (unlinked) file until the arrays go
+        scores, pos, neg, tp, fp = arrays
+        summary = ScoreCounts(scores, pos, neg, labels)
+        object.__setattr__(summary, "_threshold_counts", ThresholdCounts(scores, tp, fp, tp_total, fp_total))
+        return summary
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+        self.buffer, self.buffered = [], 0
