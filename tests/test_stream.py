@@ -148,9 +148,9 @@ def test_an_error_names_the_part_and_its_row(parts, capsys):
 
 def test_what_is_not_read_in_batches_is_refused(parts, capsys, tmp_path):
     directory, _ = parts
-    status = main(["report", str(directory), "--truth", "y", "--proba", "p,extra"])
+    status = main(["report", str(directory), "--truth", "y", "--task", "regression", "--pred", "p"])
     out, err = capsys.readouterr()
-    assert status == 2 and "--proba needs the whole table" in err
+    assert status == 2 and "--task regression needs the whole table" in err
     status = main(["report", str(tmp_path / "nothing" / "*.parquet"), "--truth", "y", "--score", "p"])
     out, err = capsys.readouterr()
     assert status == 2 and "no file matches" in err
@@ -193,3 +193,106 @@ def test_curves_from_parts_equal_the_whole_file(parts, capsys, kind):
         assert status == 0, err
         outputs.append(out)
     assert outputs[0] == outputs[1]
+
+
+# class probabilities of several classes ---------------------------------------------------------
+
+MULTICLASS_SKIP = ("hand_till", "roc_auc_ovr_macro", "roc_auc_ovr_weighted")  # no bootstrap interval in batches
+
+
+@st.composite
+def probabilities(draw):
+    n = draw(st.integers(6, 300))
+    k = draw(st.integers(3, 5))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)  # every class somewhere
+    p = rng.dirichlet(np.ones(k), n)
+    p[np.arange(n), y] += draw(st.floats(0, 2))
+    p /= p.sum(axis=1, keepdims=True)
+    if draw(st.booleans()):  # heavy ties: hundredths, the last column making the sum 1
+        p = np.floor(p * 20) / 20
+        p[:, -1] = 1 - p[:, :-1].sum(axis=1)
+        p = np.clip(np.round(p, 2), 0, 1)
+    labels = draw(st.sampled_from([[str(c) for c in "abcde"[:k]], list(range(10, 10 + k))]))
+    sizes = draw(st.lists(st.integers(0, 80), max_size=6))
+    return np.array(labels)[y], p, labels, sizes
+
+
+@settings(max_examples=40, deadline=None)
+@given(probabilities(), st.sampled_from([None, 1, 10**6]))
+def test_probabilities_of_several_classes_in_parts_equal_the_whole(case, memory):
+    y, p, labels, sizes = case
+    whole = assay.evaluate(y, y_proba=p, labels=labels, bootstrap=200).to_dict()
+    parts = [(y[a:b], p[a:b]) for a, b in cut(len(y), sizes)]
+    got = evaluate_batches(parts, kind="y_proba", labels=labels, bootstrap=200, memory=memory).to_dict()
+    assert set(got) == set(whole)
+    for key in whole:
+        if key not in ("probabilistic", "input", "ranking"):
+            assert got[key] == whole[key], key
+    close(got["probabilistic"], whole["probabilistic"], "probabilistic")
+    ranking, expected = got["ranking"], whole["ranking"]
+    assert ranking["roc_auc_ovr"] == expected["roc_auc_ovr"]  # exactly: the same DeLong on the same counts
+    for name in MULTICLASS_SKIP:
+        assert ranking[name]["value"] == pytest.approx(expected[name]["value"], rel=1e-12, abs=1e-12), name
+        assert ranking[name]["ci"] is None and "no instances to resample" in ranking[name]["note"]
+
+
+def test_two_class_probabilities_in_parts_are_a_score_column():
+    rng = np.random.default_rng(4)
+    y = np.where(rng.random(200) < 0.4, "yes", "no")
+    p1 = np.round(rng.random(200), 2)
+    frame = {"no": 1 - p1, "yes": p1}
+    whole = assay.evaluate(y, y_proba=frame, bootstrap=200)
+    parts = [(y[a:b], {c: v[a:b] for c, v in frame.items()}) for a, b in cut(200, [50, 0, 70])]
+    same(evaluate_batches(parts, kind="y_proba", bootstrap=200), whole)
+
+
+@pytest.fixture
+def proba_parts(tmp_path):
+    rng = np.random.default_rng(11)
+    n = 900
+    y = rng.integers(0, 3, n)
+    p = rng.dirichlet(np.ones(3), n)
+    p[np.arange(n), y] += 1
+    p = np.round(p / p.sum(axis=1, keepdims=True), 3)
+    p[:, 2] = np.round(1 - p[:, 0] - p[:, 1], 3)
+    names = np.array(["setosa", "versicolor", "virginica"])
+    table = pa.table({"species": names[y], **{c: p[:, i] for i, c in enumerate(names)}})
+    directory = tmp_path / "preds"
+    directory.mkdir()
+    for i in range(3):
+        pq.write_table(table.slice(300 * i, 300), directory / f"part-{i:05d}.parquet")
+    whole = tmp_path / "all.csv"
+    table.to_pandas().to_csv(whole, index=False)
+    return directory, whole
+
+
+def test_proba_from_parts_equals_the_whole_file(proba_parts, capsys):
+    directory, whole = proba_parts
+    common = ["--truth", "species", "--proba", "setosa,versicolor,virginica", "--bootstrap", "200"]
+    reference = _json(["report", str(whole), *common], capsys)
+    for extra in ([], ["--memory", "1KB"]):
+        streamed = _json(["report", str(directory), *common, *extra], capsys)
+        assert streamed["confusion"] == reference["confusion"] and streamed["metrics"] == reference["metrics"]
+        assert streamed["ranking"]["roc_auc_ovr"] == reference["ranking"]["roc_auc_ovr"]
+        assert streamed["ranking"]["hand_till"]["value"] == pytest.approx(reference["ranking"]["hand_till"]["value"],
+                                                                          rel=1e-12)
+        close(streamed["probabilistic"], reference["probabilistic"], "probabilistic")
+    frame = evaluate_file(str(directory), truth="species", proba=["setosa", "versicolor", "virginica"])
+    assert frame.ranking.per_class["virginica"].value == reference["ranking"]["roc_auc_ovr"]["virginica"]["value"]
+
+
+def test_proba_errors_in_parts_name_the_part_and_row(proba_parts, capsys):
+    directory, _ = proba_parts
+    table = pq.read_table(directory / "part-00002.parquet")
+    p = table.column("setosa").to_numpy().copy()
+    p[4] += 0.5
+    pq.write_table(table.set_column(1, "setosa", pa.array(p)), directory / "part-00002.parquet")
+    status = main(["report", str(directory), "--truth", "species", "--proba", "setosa,versicolor,virginica"])
+    out, err = capsys.readouterr()
+    assert status == 2 and err.count("\n") == 1 and out == ""
+    assert "part-00002.parquet" in err and "row 5" in err and "sums to" in err
+    with pytest.raises(InvalidInput, match="the first batch had"):
+        evaluate_batches([(["a", "b"], {"a": [0.5, 0.5], "b": [0.5, 0.5], "c": [0, 0]}),
+                          (["a"], {"a": [1.0], "b": [0.0]})], kind="y_proba")

@@ -182,18 +182,21 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
             return
         if _streams(file, memory):
-            if proba or task == "regression":
-                what = "--proba" if proba else "--task regression"
-                raise UserError(f"{what} needs the whole table in memory: give one file that fits in --memory "
-                                f"(a directory, a glob or a larger file is read in batches for --pred and --score)")
+            if task == "regression":
+                raise UserError("--task regression needs the whole table in memory: give one file that fits in "
+                                "--memory (a directory, a glob or a larger file is read in batches for --pred, "
+                                "--score and --proba)")
+            probabilities = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
+                             "calibration_strategy": calibration}
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins),
-                      "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
-                      "calibration_strategy": calibration} if score else {}
-            result = _report_streamed(file, truth, pred, score, input_format, na_values, positive, threshold,
-                                      options, scored, fmt, parse_size(memory or DEFAULT_MEMORY, "--memory"))
+                      **probabilities} if score else probabilities if proba else {}
+            proba_columns = [c.strip() for c in proba.split(",") if c.strip()] if proba else None
+            result = _report_streamed(file, truth, pred, score, proba_columns, input_format, na_values, positive,
+                                      threshold, options, scored, fmt, parse_size(memory or DEFAULT_MEMORY, "--memory"))
             _refuse_pictures_on_disk(result.ranking, html, plots)
             result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
-                                                               "score": score}.items() if v is not None})
+                                                               "score": score, "proba": proba_columns}.items()
+                                             if v is not None})
             from assay.report.text import render_text
 
             write_pictures(result, html, plots)
@@ -245,9 +248,10 @@ def _streams(file: str, memory: str | None) -> bool:
 
 def _refuse_pictures_on_disk(ranking: Any, html: str | None, plots: str | None) -> None:
     """--html and --plots draw every point of the curves: not from a summary spilled to disk (yet)."""
-    if ranking is not None and ranking.summary.on_disk and (html or plots):
+    summary = getattr(ranking, "summary", None)  # several classes: no curves drawn
+    if summary is not None and summary.on_disk and (html or plots):
         option = "--html" if html else "--plots"
-        raise UserError(f"{option}: the {len(ranking.summary):,} distinct scores did not fit in --memory and were "
+        raise UserError(f"{option}: the {len(summary):,} distinct scores did not fit in --memory and were "
                         "spilled to disk; the charts are drawn from a summary in memory: give a larger --memory, "
                         "or --roc-bins N for approximate charts")
 
@@ -275,21 +279,23 @@ def _report_spark(file: str, truth: str, pred: str | None, score: str | None, in
         raise fail(e, {**NAMES, "format": "--input-format"}) from None
 
 
-def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, input_format: str | None,
-                     na_values: str | None, positive: str | None, threshold: float | None, options: dict[str, Any],
-                     ranking: dict[str, Any], fmt: str, memory: int) -> Any:
+def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, proba: list[str] | None,
+                     input_format: str | None, na_values: str | None, positive: str | None, threshold: float | None,
+                     options: dict[str, Any], ranking: dict[str, Any], fmt: str, memory: int) -> Any:
     from assay.cli.common import parse_na_values, progress_bar
     from assay.engines.files import evaluate_file
 
     if truth is None:
         raise UserError("--truth COL is required: the column of actual values")
-    if (pred is None) == (score is None):
-        raise UserError("give exactly one of --pred or --score (--proba needs the whole table in memory)")
+    if sum(x is not None for x in (pred, score, proba)) != 1:
+        raise UserError("give exactly one of --pred, --score or --proba")
+    if proba is not None and len(proba) < 2:
+        raise UserError("--proba needs at least two comma-separated columns, one per class")
     bar, update = progress_bar(fmt, "reading")
     try:
         if bar is not None:
             bar.start()
-        return evaluate_file(file, truth=truth, pred=pred, score=score, format=input_format,
+        return evaluate_file(file, truth=truth, pred=pred, score=score, proba=proba, format=input_format,
                              na_values=parse_na_values(na_values), progress=update, positive=positive,
                              threshold=threshold, memory=memory, **options, **ranking)
     except InvalidInput as e:

@@ -28,6 +28,7 @@ def evaluate_file(
     truth: str,
     pred: str | None = None,
     score: str | None = None,
+    proba: Sequence[str] | None = None,
     format: str | None = None,
     na_values: Sequence[str] | None = None,
     progress: Callable[[int, int | None], None] | None = None,
@@ -45,7 +46,9 @@ def evaluate_file(
     truth : str
         The column of actual classes.
     pred, score : str
-        The column of predicted classes, or of scores of the positive class (one of them).
+        The column of predicted classes, or of scores of the positive class.
+    proba : sequence of str
+        Or the columns of class probabilities, each named after its class (one of the three).
     format, na_values
         As for :func:`assay.io.tables.read_columns`.
     progress : callable (rows read, rows expected or None), optional
@@ -63,23 +66,29 @@ def evaluate_file(
         Equal to ``evaluate`` on the whole table (the probabilistic losses up to
         floating-point rounding).
     """
-    if (pred is None) == (score is None):
-        raise InvalidInput("give exactly one of pred or score (class probabilities are not read in batches yet)")
-    batches = scan(source, text_columns=[truth] + ([pred] if pred else []), number_columns=[score] if score else [],
-                   format=format, na_values=na_values)
+    proba = list(proba) if proba is not None else None
+    if sum(x is not None for x in (pred, score, proba)) != 1:
+        raise InvalidInput("give exactly one of pred, score or proba")
+    if proba is not None and len(proba) < 2:
+        raise InvalidInput("needs at least two columns, one per class", field="proba")
+    batches = scan(source, text_columns=[truth] + ([pred] if pred else []),
+                   number_columns=[score] if score else (proba or []), format=format, na_values=na_values)
     expected = batches.rows_expected
 
     def columns() -> Iterable[tuple[str, int, Any, Any]]:
         done = 0
         for batch in batches:
-            yield batch.part, batch.first_row, batch.columns[truth], batch.columns[pred or score]
+            prediction = {c: batch.columns[c] for c in proba} if proba else batch.columns[pred or score]
+            yield batch.part, batch.first_row, batch.columns[truth], prediction
             done += batch.n_rows
             if progress is not None:
                 progress(done, expected)
 
-    names = {"y_true": f"column {truth!r}", "y_pred": f"column {pred!r}", "y_score": f"column {score!r}"}
-    return evaluate_batches(columns(), kind="y_pred" if pred else "y_score", names=names, score_name=score,
-                            memory=summary_budget(memory), **options)
+    names = {"y_true": f"column {truth!r}", "y_pred": f"column {pred!r}", "y_score": f"column {score!r}",
+             "y_proba": "the probability columns", **{f"y_proba[{c!r}]": f"column {c!r}" for c in proba or []}}
+    kind = "y_pred" if pred else "y_score" if score else "y_proba"
+    return evaluate_batches(columns(), kind=kind, names=names, score_name=score, memory=summary_budget(memory),
+                            **options)
 
 
 RESERVED = 256 * 1024**2

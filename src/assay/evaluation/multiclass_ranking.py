@@ -26,8 +26,8 @@ from assay.inference.roc import delong
 from assay.metrics.ranking import auc_from_keys
 from assay.summaries.scores import ScoreCounts, sort_keys
 
-__all__ = ["one_vs_rest_aucs", "hand_till", "MulticlassRanking", "analyse_multiclass_scores",
-           "BOOTSTRAP_BUDGET"]
+__all__ = ["one_vs_rest_aucs", "hand_till", "MulticlassRanking", "analyse_multiclass_counts",
+           "analyse_multiclass_scores", "BOOTSTRAP_BUDGET"]
 
 BOOTSTRAP_BUDGET = 250_000_000
 """Largest resamples x instances x (k + k(k-1)) curves for which the averages get a bootstrap interval."""
@@ -156,6 +156,45 @@ def _bootstrap_averages(matrix: np.ndarray, codes: np.ndarray, confidence: float
     return out
 
 
+def _per_class(summaries: Any, labels: tuple[str, ...], confidence: float) -> tuple[dict[str, Estimate], np.ndarray]:
+    """Each class's one-vs-rest AUC with DeLong's interval, from its summary (None: no actual instance)."""
+    per_class: dict[str, Estimate] = {}
+    for label, summary in zip(labels, summaries, strict=True):
+        if summary is None:
+            per_class[label] = Estimate.undefined(f"no actual {label!r}")
+            continue
+        dl = delong(summary, confidence=confidence)
+        per_class[label] = Estimate(dl.auc, dl.ci, "delong" if dl.ci else None,
+                                    None if dl.ci else "no interval: DeLong's needs two instances of each class")
+    return per_class, np.array([np.nan if e.value is None else e.value for e in per_class.values()])
+
+
+def _undefined_averages(per_class: dict[str, Estimate], absent: list[str]) -> MulticlassRanking:
+    note = f"undefined: no actual instances of {', '.join(repr(a) for a in absent)}"
+    return MulticlassRanking(per_class, Estimate.undefined(note), Estimate.undefined(note), Estimate.undefined(note))
+
+
+def analyse_multiclass_counts(summaries: list[ScoreCounts | None], pair_aucs: np.ndarray, support: np.ndarray,
+                              labels: tuple[str, ...], *, confidence: float = 0.95) -> MulticlassRanking:
+    """:func:`analyse_multiclass_scores` from summaries: each class's one-vs-rest score counts (None for a
+    class with no actual instance), ``pair_aucs[i, j]`` = A(i|j) (column i ranking class i against class
+    j), and the classes' supports, as data read in batches give them.
+
+    The averages come without an interval: their bootstrap resamples instances, which a summary does not
+    keep."""
+    per_class, aucs = _per_class(summaries, labels, confidence)
+    absent = [label for label, s in zip(labels, support, strict=True) if s == 0]
+    if absent:
+        return _undefined_averages(per_class, absent)
+    k = len(labels)
+    pairs = [(pair_aucs[i, j] + pair_aucs[j, i]) / 2.0 for i, j in combinations(range(k), 2)]
+    values = {"macro": float(aucs.mean()), "weighted": float(np.average(aucs, weights=support)),
+              "hand_till": float(np.mean(pairs))}
+    note = "no interval: data read in batches keep no instances to resample"
+    return MulticlassRanking(per_class, *(Estimate(values[name], None, None, note)
+                                          for name in ("macro", "weighted", "hand_till")))
+
+
 def analyse_multiclass_scores(
     matrix: np.ndarray,
     codes: np.ndarray,
@@ -172,22 +211,12 @@ def analyse_multiclass_scores(
     the averages come without an interval and a note says how to get one.
     """
     n, k = matrix.shape
-    per_class: dict[str, Estimate] = {}
-    for j, label in enumerate(labels):
-        positive = codes == j
-        if not positive.any():
-            per_class[label] = Estimate.undefined(f"no actual {label!r}")
-            continue
-        dl = delong(ScoreCounts.from_arrays(positive, matrix[:, j]), confidence=confidence)
-        per_class[label] = Estimate(dl.auc, dl.ci, "delong" if dl.ci else None,
-                                    None if dl.ci else "no interval: DeLong's needs two instances of each class")
-    aucs = np.array([np.nan if e.value is None else e.value for e in per_class.values()])
     support = np.bincount(codes, minlength=k)
+    summaries = (ScoreCounts.from_arrays(codes == j, matrix[:, j]) if support[j] else None for j in range(k))
+    per_class, aucs = _per_class(summaries, labels, confidence)
     absent = [label for label, s in zip(labels, support, strict=True) if s == 0]
     if absent:
-        note = f"undefined: no actual instances of {', '.join(repr(a) for a in absent)}"
-        return MulticlassRanking(per_class, Estimate.undefined(note), Estimate.undefined(note),
-                                 Estimate.undefined(note))
+        return _undefined_averages(per_class, absent)
     values = {"macro": float(aucs.mean()), "weighted": float(np.average(aucs, weights=support)),
               "hand_till": hand_till(matrix, codes)}
     cost = bootstrap.resamples * n * (k + k * (k - 1))

@@ -18,6 +18,7 @@ classes (``y_proba``), quantile calibration bins, and a summary larger than memo
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
@@ -38,15 +39,17 @@ from assay.evaluation.evaluate import (
     _resolve_threshold,
     choose_positive,
 )
-from assay.evaluation.probabilistic import analyse_score_counts
+from assay.evaluation.multiclass_ranking import analyse_multiclass_counts
+from assay.evaluation.probabilistic import _check_bins, _check_clip, _check_rows, analyse_score_counts, analyse_summary
 from assay.evaluation.ranking import AUCInterval, Costs, analyse_scores
 from assay.evaluation.result import Evaluation
-from assay.inputs import as_scores, encode_labels, sorted_labels
+from assay.inputs import as_proba, as_scores, encode_labels, sorted_labels
 from assay.limits import MAX_CLASSES
 from assay.metrics.ranking import counts_at, threshold_counts
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.kernels import compiled
-from assay.summaries.partition import Keys, ScoreScan, batch_keys
+from assay.summaries.partition import Keys, ScoreScan, batch_keys, one_vs_rest
+from assay.summaries.probabilities import ProbabilitySummary
 from assay.summaries.scores import ScoreCounts
 
 __all__ = ["evaluate_batches", "evaluate_confusion_counts", "evaluate_score_counts", "oriented_summary"]
@@ -87,8 +90,10 @@ def evaluate_batches(
         y_true, y_pred_or_score)`` so that errors name the part and its row, or a
         pandas/polars DataFrame or pyarrow RecordBatch with columns ``y_true`` and
         ``y_pred`` or ``y_score``.
-    kind : {"y_score", "y_pred"}
-        What the second column holds.
+    kind : {"y_score", "y_pred", "y_proba"}
+        What the second column holds: scores, predicted labels, or class probabilities (an (n, k)
+        array whose columns follow ``labels``, or a data frame or mapping whose columns are named
+        after the classes, as :func:`assay.evaluate`'s ``y_proba``).
     names : mapping, optional
         How errors name the columns (``{"y_score": "column 'p'"}``).
     labels, positive, threshold, confidence, ... : as for :func:`assay.evaluate`.
@@ -104,8 +109,8 @@ def evaluate_batches(
     >>> round(r.ranking.roc_auc.value, 4), r.confusion.counts.tolist()
     (1.0, [[2, 0], [0, 3]])
     """
-    if kind not in ("y_score", "y_pred"):
-        raise InvalidInput(f"{kind!r} is not one of ['y_score', 'y_pred']", field="kind")
+    if kind not in ("y_score", "y_pred", "y_proba"):
+        raise InvalidInput(f"{kind!r} is not one of ['y_score', 'y_pred', 'y_proba']", field="kind")
     confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
     names = dict(names or {})
     fixed = None if labels is None else list(encode_labels({"labels": list(labels)}, labels=list(labels)).labels)
@@ -114,12 +119,34 @@ def evaluate_batches(
                                          confidence=confidence, interval=interval, beta=beta, settings=settings)
     if memory is not None:
         memory = check_integer(memory, "memory", low=1)
+    if kind == "y_proba":
+        items = iter(_items(batches, "y_proba"))
+        first = next(items, None)
+        if first is None:
+            raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
+        all_labels = _proba_columns(first, names, fixed)
+        items = itertools.chain([first], items)
+        if len(all_labels) == 2:  # two classes: the positive class's column is a score column
+            chosen, _ = choose_positive(all_labels, positive=positive)
+            column = all_labels.index(chosen)
+            batches = ((part, row, y_true, _proba_matrix(part, row, proba, names, all_labels)[:, column])
+                       for part, row, y_true, proba in items)
+            names = {**names, "y_score": names.get("y_proba", "y_proba")}
+            fixed = list(all_labels)
+        else:
+            return _evaluate_proba(items, all_labels, names, positive=positive, confidence=confidence,
+                                   interval=interval, beta=beta, settings=settings, prior=prior, clip=clip,
+                                   calibration_bins=calibration_bins, calibration_strategy=calibration_strategy,
+                                   memory=memory)
     summary, all_labels, chosen, why = oriented_summary(batches, names, fixed, positive, score_name, memory)
-    return evaluate_score_counts(summary, all_labels, chosen, why, threshold=threshold, confidence=confidence,
+    result = evaluate_score_counts(summary, all_labels, chosen, why, threshold=threshold, confidence=confidence,
                                  settings=settings, interval=interval, beta=beta, auc_interval=auc_interval,
                                  costs=costs, prevalence=prevalence, fpr_range=fpr_range, lift_depth=lift_depth,
                                  prior=prior, clip=clip, calibration_bins=calibration_bins,
                                  calibration_strategy=calibration_strategy, roc_bins=roc_bins)
+    if kind == "y_proba":  # probabilities given as such: no note that scores are read as probabilities
+        result = replace(result, notes=tuple(n for n in result.notes if not n.startswith("scores within [0, 1]")))
+    return result
 
 
 def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence: float, interval: str, beta: float,
@@ -310,3 +337,122 @@ def _scores_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str
     labels = tuple(sorted_labels(seen)) if fixed is None else tuple(fixed)
     other = next((label for label in labels if label != reference), "other")
     return scan.result((other, reference)), labels, reference
+
+
+# class probabilities of several classes ------------------------------------------------
+
+
+def _proba_matrix(part: str | None, first_row: int, proba: Any, names: Mapping[str, str],
+                  labels: tuple[str, ...]) -> np.ndarray:
+    """A batch's probability matrix, validated (each row sums to 1), its columns in ``labels``' order."""
+    try:
+        matrix, columns = as_proba(proba, labels=labels if _unnamed(proba) else None)
+        columns = [str(c) for c in columns]
+        if sorted(columns) != sorted(labels) or len(columns) != len(labels):
+            raise InvalidInput(f"has the columns {columns}; the first batch had {list(labels)}", field="y_proba")
+        _check_rows(matrix)
+    except InvalidInput as e:
+        raise _located(e, part, first_row, names) from None
+    order = [columns.index(label) for label in labels]
+    return matrix[:, order] if order != list(range(len(order))) else matrix
+
+
+def _unnamed(proba: Any) -> bool:
+    return not isinstance(proba, Mapping) and not (hasattr(proba, "columns") and not isinstance(proba, np.ndarray))
+
+
+def _proba_columns(item: tuple[str | None, int, Any, Any], names: Mapping[str, str],
+                   fixed: list[str] | None) -> tuple[str, ...]:
+    """The classes, in label order, that the first batch's probability columns name."""
+    part, first_row, _, proba = item
+    try:
+        _, columns = as_proba(proba, labels=fixed)
+    except InvalidInput as e:
+        raise _located(e, part, first_row, names) from None
+    return tuple(sorted_labels([str(c) for c in columns]))
+
+
+def _proba_summaries(item: tuple[str | None, int, Any, Any], names: Mapping[str, str], labels: tuple[str, ...],
+                     clip: float | None, bins: int) -> tuple[ConfusionCounts, ProbabilitySummary, list[list[np.ndarray]]]:
+    """(On a worker thread) a batch's confusion counts of the most probable class, its probability summary,
+    and for each column the keys of its probabilities by actual class."""
+    part, first_row, y_true, proba = item
+    matrix = _proba_matrix(part, first_row, proba, names, labels)
+    try:
+        enc = encode_labels({"y_true": y_true}, labels=list(labels))
+        if matrix.shape[0] != len(enc.codes["y_true"]):
+            raise InvalidInput(f"has {matrix.shape[0]} rows but y_true has {len(enc.codes['y_true'])}",
+                               field="y_proba")
+    except InvalidInput as e:
+        raise _located(e, part, first_row, names) from None
+    codes = enc.codes["y_true"].astype(np.intp)
+    k = len(labels)
+    cm = ConfusionCounts.from_codes(codes, np.argmax(matrix, axis=1), labels=labels)
+    summary = ProbabilitySummary.from_codes(codes, matrix, labels=labels, clip=clip, bins=bins)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=k))))
+    kernels = compiled(1 << 62)
+    keys = []
+    for j in range(k):
+        column = batch_keys(np.ones(len(codes), bool), matrix[order, j], kernels).positive
+        keys.append([column[bounds[c]:bounds[c + 1]] for c in range(k)])
+    return cm, summary, keys
+
+
+def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mapping[str, str], *, positive: Any,
+                    confidence: float, interval: str, beta: float, settings: Any, prior: Any, clip: float | None,
+                    calibration_bins: int, calibration_strategy: str, memory: int | None) -> Evaluation:
+    """The evaluation of k > 2 classes' probabilities read in batches: the most probable class's confusion
+    counts, each class's one-vs-rest ROC summary (a scan of its column by actual class), Hand and Till's
+    pairwise AUCs from the same scans, and the merged probability summary."""
+    if positive is not None:
+        raise InvalidInput(f"a positive class applies to two-class data; these data have {len(labels)} classes",
+                           field="positive")
+    if calibration_strategy != "uniform":
+        raise InvalidInput("quantile calibration bins of several classes are not computed on data read in batches "
+                           "yet; use uniform bins", field="calibration_strategy")
+    clip, bins = _check_clip(clip), _check_bins(calibration_bins)
+    k = len(labels)
+    share = None if memory is None else max(memory // k, 1)
+    scans = [ScoreScan(share, classes=k, threads=SCAN_THREADS) for _ in range(k)]
+    cm: ConfusionCounts | None = None
+    probabilities: ProbabilitySummary | None = None
+    pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-scan")
+    pending: deque[Any] = deque()
+
+    def take(part_cm: ConfusionCounts, part_summary: ProbabilitySummary, keys: list[list[np.ndarray]]) -> None:
+        nonlocal cm, probabilities
+        cm = part_cm if cm is None else cm.merge(part_cm)
+        probabilities = part_summary if probabilities is None else probabilities.merge(part_summary)
+        for scan, column in zip(scans, keys, strict=True):
+            scan.add(tuple(column))
+
+    try:
+        for item in items:
+            pending.append(pool.submit(_proba_summaries, item, names, labels, clip, bins))
+            while len(pending) > SCAN_THREADS:
+                take(*pending.popleft().result())
+        while pending:
+            take(*pending.popleft().result())
+        if cm is None or probabilities is None or cm.n == 0:
+            raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
+        result = evaluate_confusion_counts(cm, positive=None, confidence=confidence, interval=interval, beta=beta,
+                                           settings=settings)
+        support = np.asarray(cm.actual_totals, dtype=np.int64)
+        summaries: list[ScoreCounts | None] = []
+        pair_aucs = np.full((k, k), np.nan)
+        for j, scan in enumerate(scans):
+            summary, u2 = one_vs_rest(scan, j, support, ("rest", labels[j]))
+            summaries.append(summary if support[j] else None)
+            for col in range(k):
+                if col != j and support[j] and support[col]:
+                    pair_aucs[j, col] = u2[col] / (2 * int(support[j]) * int(support[col]))
+    except BaseException:
+        for scan in scans:
+            scan.close()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    ranking = analyse_multiclass_counts(summaries, pair_aucs, support, labels, confidence=confidence)
+    probabilistic = analyse_summary(probabilities, prior=prior, confidence=confidence)
+    return replace(result, ranking=ranking, probabilistic=probabilistic)

@@ -32,7 +32,7 @@ import numpy as np
 from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["PARTITIONS", "Keys", "ScoreScan", "Splitters", "batch_keys", "decode_keys"]
+__all__ = ["PARTITIONS", "Keys", "ScoreScan", "Splitters", "assemble", "batch_keys", "decode_keys", "one_vs_rest"]
 
 PARTITIONS = 256
 """Ranges of scores the keys are scattered into once they pass the budget."""
@@ -105,6 +105,44 @@ def _widened(keys: np.ndarray) -> np.ndarray:
     return batch_keys(np.ones(len(scores), dtype=bool), scores).positive
 
 
+def _runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of sorted keys and how many times each occurs."""
+    if not len(keys):
+        return keys, np.zeros(0, np.int64)
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[starts], np.diff(np.append(starts, len(keys))).astype(np.int64)
+
+
+def _count_classes(arrays: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """(Sorted in place) the distinct keys of a range over any number of classes, decreasing, with how
+    many of each class hold each."""
+    runs = []
+    for keys in arrays:
+        keys.sort()
+        runs.append(_runs(keys))
+    distinct = np.unique(np.concatenate([r[0] for r in runs]))
+    out = [distinct[::-1]]
+    for values, counts in runs:
+        column = np.zeros(len(distinct), np.int64)
+        column[np.searchsorted(distinct, values)] = counts
+        out.append(column[::-1])
+    return tuple(out)
+
+
+def _merged(pieces: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+    """Pieces of (decreasing keys or scores, counts of each class) as one, equal keys adding their counts."""
+    values = np.concatenate([p[0] for p in pieces])
+    order = np.argsort(-values, kind="stable") if values.dtype.kind == "f" else np.argsort(values)[::-1]
+    values = values[order]
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1]))) if len(values) else \
+        np.zeros(0, np.intp)
+    out = [values[starts]]
+    for c in range(1, len(pieces[0])):
+        counts = np.concatenate([p[c] for p in pieces])[order]
+        out.append(np.add.reduceat(counts, starts) if len(starts) else counts)
+    return tuple(out)
+
+
 def _count(positive: np.ndarray, negative: np.ndarray, kernels: Any) -> tuple[np.ndarray, ...]:
     """(Sorted in place) the distinct keys of a range, decreasing, with their positives and negatives."""
     positive.sort()
@@ -160,7 +198,7 @@ def _scattered(keys: np.ndarray, splitters: Splitters, kernels: Any) -> tuple[np
 
 
 class _Segment(NamedTuple):
-    kind: int  # 0: positives' keys, 1: negatives'
+    kind: int  # the class: 0 the positives' keys, 1 the negatives' (of two)
     dtype: np.dtype
     offset: int  # in bytes, in the file
     count: int
@@ -170,12 +208,14 @@ class ScoreScan:
     """Class counts per distinct score of batches of keys (:func:`batch_keys`), in ``memory`` bytes
     (None: no limit, everything in memory) and the system's temporary directory beyond.
 
-    ``add`` the batches' keys, then ``result`` gives the summary; ``close`` (also on errors) drops
-    the temporary file. ``threads`` ranges are sorted at once.
+    ``add`` the batches' keys (a sequence of one array per class: for two, :class:`Keys`), then
+    ``result`` gives the summary of two classes, or ``pieces`` the counts of each class; ``close``
+    (also on errors) drops the temporary file. ``threads`` ranges are sorted at once.
     """
 
-    def __init__(self, memory: int | None = None, *, threads: int = 1, directory: str | None = None,
-                 depth: int = 0) -> None:
+    def __init__(self, memory: int | None = None, *, classes: int = 2, threads: int = 1,
+                 directory: str | None = None, depth: int = 0) -> None:
+        self.classes = int(classes)
         self.memory = None if memory is None else max(int(memory), 1)
         self.threads = max(1, int(threads))
         self.directory = directory
@@ -205,27 +245,29 @@ class ScoreScan:
         """The most rows of one range sorted in memory (each of the threads holds one)."""
         return 1 << 62 if self.memory is None else max(self.memory // (self.threads * ROW_BYTES), 16)
 
-    def add(self, keys: Keys) -> None:
-        if not keys.n:
+    def add(self, keys: tuple[np.ndarray, ...]) -> None:
+        n = sum(len(a) for a in keys)
+        if not n:
             return
+        dtype = keys[0].dtype
         if self.dtype is None:
-            self.dtype = keys.dtype
-        elif keys.dtype != self.dtype:
-            if keys.dtype == np.uint32:  # a float32 batch among float64 ones
-                keys = Keys(_widened(keys.positive), _widened(keys.negative))
+            self.dtype = dtype
+        elif dtype != self.dtype:
+            if dtype == np.uint32:  # a float32 batch among float64 ones
+                keys = tuple(_widened(a) for a in keys)
             else:  # a float64 batch among float32 ones: all keys held become 8 bytes
-                self.buffer = [Keys(_widened(k.positive), _widened(k.negative)) for k in self.buffer]
+                self.buffer = [tuple(_widened(a) for a in k) for k in self.buffer]
                 if self.splitters is not None:
                     self.splitters = Splitters.of(_widened(self.splitters.keys))
-                self.dtype = keys.dtype
-        self.buffer.append(keys)
-        self.buffered += keys.n
-        self.rows += keys.n
+                self.dtype = dtype
+        self.buffer.append(tuple(keys))
+        self.buffered += n
+        self.rows += n
         if self.buffered >= self.held_rows:
             self._write()
 
-    def _sample(self, sources: list[Keys]) -> np.ndarray:
-        total = sum(k.n for k in sources)
+    def _sample(self, sources: list[tuple[np.ndarray, ...]]) -> np.ndarray:
+        total = sum(len(a) for k in sources for a in k)
         step = max(1, total // SAMPLE)
         sample = np.concatenate([a[::step] for k in sources for a in k] or [np.zeros(0, self.dtype)])
         sample.sort()
@@ -242,7 +284,7 @@ class ScoreScan:
             self.splitters = self._splitters(self._sample(self.buffer), PARTITIONS)
             self.segments = [[] for _ in range(len(self.splitters) + 1)]
             self.file = tempfile.TemporaryFile(prefix="assay-keys-", dir=self.directory)
-        for kind in (0, 1):
+        for kind in range(self.classes):
             arrays = [k[kind] for k in self.buffer if len(k[kind])]
             if not arrays:
                 continue
@@ -277,9 +319,18 @@ class ScoreScan:
 
     # counting -----------------------------------------------------------------
 
-    def _range(self, positive: np.ndarray, negative: np.ndarray) -> tuple[np.ndarray, ...]:
-        keys, pos, neg = _count(positive, negative, self.kernels)
-        return decode_keys(keys), pos, neg
+    def _range(self, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+        """(scores, then the counts of each class) of a range's keys, scores decreasing."""
+        counted = _count(*arrays, self.kernels) if self.classes == 2 else _count_classes(arrays)
+        return (decode_keys(counted[0]), *counted[1:])
+
+    def _read_all(self, segments: list[_Segment]) -> tuple[np.ndarray, ...]:
+        return tuple(self._read(segments, kind) for kind in range(self.classes))
+
+    def _alone(self, segment: _Segment) -> tuple[np.ndarray, ...]:
+        """The keys of one segment, in its class's place, the other classes' empty."""
+        empty = np.zeros(0, self.dtype)
+        return tuple(self._read([segment], kind) if kind == segment.kind else empty for kind in range(self.classes))
 
     def _pieces_of_file(self) -> Iterator[tuple[np.ndarray, ...]]:
         pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="assay-ranges")
@@ -294,7 +345,7 @@ class ScoreScan:
                         yield pending.popleft().result()
                     yield from self._pieces_of_large(segments)
                     continue
-                pending.append(pool.submit(lambda s=segments: self._range(self._read(s, 0), self._read(s, 1))))
+                pending.append(pool.submit(lambda s=segments: self._range(*self._read_all(s))))
                 while len(pending) > self.threads:
                     yield pending.popleft().result()
             while pending:
@@ -305,25 +356,26 @@ class ScoreScan:
     def _pieces_of_large(self, segments: list[_Segment]) -> Iterator[tuple[np.ndarray, ...]]:
         """A range too large to sort at once: partitioned again from its own sample, or, when that
         cannot split it (a single score, or too deep), counted a segment at a time and merged."""
-        sample = self._sample([Keys(self._read(segments[:8], 0), self._read(segments[:8], 1))])
+        sample = self._sample([self._read_all(segments[:8])])
         if self.depth < 2 and len(sample) and sample[0] != sample[-1]:
-            inner = ScoreScan(self.memory, threads=self.threads, directory=self.directory, depth=self.depth + 1)
+            inner = ScoreScan(self.memory, classes=self.classes, threads=self.threads, directory=self.directory,
+                              depth=self.depth + 1)
             try:
                 for s in segments:
-                    inner.add(Keys(self._read([s], 0), np.zeros(0, self.dtype)) if s.kind == 0
-                              else Keys(np.zeros(0, self.dtype), self._read([s], 1)))
+                    inner.add(self._alone(s))
                 yield from inner.pieces()
             finally:
                 inner.close()
+            return
+        if self.classes != 2:  # several classes: the segments' counts merged in memory
+            yield _merged([self._range(*self._alone(s)) for s in segments])
             return
         from assay.summaries.spill import CHUNK, MergeTree, release
 
         tree = MergeTree(self.memory, self.directory)
         try:
             for s in segments:
-                one = self._read([s], s.kind)
-                empty = np.zeros(0, self.dtype)
-                scores, pos, neg = self._range(*((one, empty) if s.kind == 0 else (empty, one)))
+                scores, pos, neg = self._range(*self._alone(s))
                 tree.add(ScoreCounts(scores, pos, neg, ("0", "1")))
             merged = tree.result()
         finally:
@@ -339,19 +391,18 @@ class ScoreScan:
         parts = 1 if self.buffered < IN_MEMORY_SPLIT else 4 * self.threads
         splitters = self._splitters(self._sample(self.buffer), parts)
         grouped = []
-        for kind in (0, 1):
+        for kind in range(self.classes):
             arrays = [k[kind] for k in self.buffer if len(k[kind])] or [np.zeros(0, self.dtype)]
             keys = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
             grouped.append(_scattered(keys, splitters, self.kernels) if len(splitters) else
                            (keys, np.array([0, len(keys)])))
         self.buffer, self.buffered = [], 0
-        (pos, pos_at), (neg, neg_at) = grouped
         if len(splitters) == 0:
-            yield self._range(pos, neg)
+            yield self._range(*(keys for keys, _ in grouped))
             return
         pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="assay-ranges")
         try:
-            futures = [pool.submit(self._range, pos[pos_at[p]:pos_at[p + 1]], neg[neg_at[p]:neg_at[p + 1]])
+            futures = [pool.submit(self._range, *(keys[at[p]:at[p + 1]] for keys, at in grouped))
                        for p in reversed(range(len(splitters) + 1))]
             for future in futures:
                 yield future.result()
@@ -359,7 +410,10 @@ class ScoreScan:
             pool.shutdown(wait=True, cancel_futures=True)
 
     def pieces(self) -> Iterator[tuple[np.ndarray, ...]]:
-        """(scores, positives, negatives) of consecutive runs of distinct scores, highest first."""
+        """(scores, then the counts of each class: for two, positives and negatives) of consecutive runs
+        of distinct scores, highest first."""
+        if self.dtype is None:
+            return
         if self.splitters is None:
             yield from (piece for piece in self._pieces_in_memory() if len(piece[0]))
             return
@@ -370,29 +424,49 @@ class ScoreScan:
     def result(self, labels: tuple[str, str] = ("0", "1")) -> ScoreCounts:
         """The summary with its cumulative counts: in memory when it takes at most a quarter of the
         budget, else mapped from disk."""
-        from assay.metrics.ranking import ThresholdCounts
-
-        in_memory = self.memory is None or self.rows * 40 <= self.memory // 4
-        chunks: list[tuple[np.ndarray, ...]] = []
-        files: list[Any] = []
-        written = 0
-        tp_total = fp_total = np.int64(0)
         try:
-            for scores, pos, neg in self.pieces():
-                tp = np.cumsum(pos) + tp_total
-                fp = np.cumsum(neg) + fp_total
-                tp_total, fp_total = tp[-1], fp[-1]
-                columns = (scores, pos, neg, tp, fp)
-                written += len(scores)
-                if in_memory:
-                    chunks.append(columns)
-                    continue
-                if not files:
-                    files = [tempfile.TemporaryFile(prefix="assay-summary-", dir=self.directory) for _ in range(5)]
-                for f, a in zip(files, columns):
-                    a.tofile(f)
+            return assemble(self.pieces(), labels, in_memory=self.fits(), directory=self.directory)
         finally:
             self.close()
+
+    def fits(self) -> bool:
+        """Whether the summary, at worst one entry (40 bytes with its cumulative counts) a row, takes at
+        most a quarter of the budget."""
+        return self.memory is None or self.rows * 40 <= self.memory // 4
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+        self.buffer, self.buffered = [], 0
+
+
+def assemble(pieces: Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]], labels: tuple[str, str], *,
+             in_memory: bool, directory: str | None = None) -> ScoreCounts:
+    """A summary with its cumulative counts from (scores, positives, negatives) pieces, scores decreasing
+    from piece to piece: concatenated in memory, or written to unlinked files and mapped from them."""
+    from assay.metrics.ranking import ThresholdCounts
+
+    chunks: list[tuple[np.ndarray, ...]] = []
+    files: list[Any] = []
+    written = 0
+    tp_total = fp_total = np.int64(0)
+    try:
+        for scores, pos, neg in pieces:
+            if not len(scores):
+                continue
+            tp = np.cumsum(pos) + tp_total
+            fp = np.cumsum(neg) + fp_total
+            tp_total, fp_total = tp[-1], fp[-1]
+            columns = (scores, pos, neg, tp, fp)
+            written += len(scores)
+            if in_memory:
+                chunks.append(columns)
+                continue
+            if not files:
+                files = [tempfile.TemporaryFile(prefix="assay-summary-", dir=directory) for _ in range(5)]
+            for f, a in zip(files, columns):
+                a.tofile(f)
         if not written:
             return ScoreCounts.empty(labels)
         if in_memory:
@@ -402,14 +476,39 @@ class ScoreScan:
             for f, dtype in zip(files, (np.float64, np.int64, np.int64, np.int64, np.int64)):
                 f.flush()
                 arrays.append(np.memmap(f, dtype=dtype, mode="r", shape=(written,)))
-                f.close()  # the mapping keeps the (unlinked) file until the arrays go
-        scores, pos, neg, tp, fp = arrays
-        summary = ScoreCounts(scores, pos, neg, labels)
-        object.__setattr__(summary, "_threshold_counts", ThresholdCounts(scores, tp, fp, tp_total, fp_total))
-        return summary
+    finally:
+        for f in files:
+            f.close()  # a mapping keeps its (unlinked) file until the arrays go
+    scores, pos, neg, tp, fp = arrays
+    summary = ScoreCounts(scores, pos, neg, labels)
+    object.__setattr__(summary, "_threshold_counts", ThresholdCounts(scores, tp, fp, tp_total, fp_total))
+    return summary
 
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-            self.file = None
-        self.buffer, self.buffered = [], 0
+
+def one_vs_rest(scan: ScoreScan, j: int, support: np.ndarray, labels: tuple[str, str]) -> tuple[ScoreCounts, np.ndarray]:
+    """From a scan of column ``j`` of a k-class probability matrix (keys by actual class): the summary
+    of class j against the rest, and twice the Mann-Whitney U of column j ranking class j against each
+    class l (``u2[l] / (2 n_j n_l)`` is Hand and Till's A(j|l); ties count one half), in exact integers.
+
+    ``support``: each class's number of instances."""
+    totals = np.asarray(support, dtype=np.int64)
+    u2 = [0] * len(totals)
+    above = np.zeros(len(totals), np.int64)
+
+    def pieces() -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        nonlocal above
+        for scores, *counts in scan.pieces():
+            c = np.column_stack(counts)
+            through = np.cumsum(c, axis=0) + above  # instances of each class scoring at or above
+            pos = c[:, j]
+            for col in range(len(totals)):
+                if col != j:  # the pairs (an instance of j, one of col below it or tied)
+                    u2[col] += int(np.dot(pos, 2 * (totals[col] - through[:, col]) + c[:, col]))
+            above = through[-1]
+            yield scores, pos, c.sum(axis=1) - pos
+
+    try:
+        summary = assemble(pieces(), labels, in_memory=scan.fits(), directory=scan.directory)
+    finally:
+        scan.close()
+    return summary, np.array(u2, dtype=object)
