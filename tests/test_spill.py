@@ -205,19 +205,59 @@ def test_cli_spilled_report_equals_the_whole_file(parts, capsys, spill_dir):
     assert spilled == reference
 
 
-def test_cli_what_a_spilled_summary_cannot_draw_is_refused(parts, capsys, spill_dir, tmp_path):
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_cli_curves_of_a_spilled_summary_are_written_a_chunk_at_a_time(parts, capsys, spill_dir, monkeypatch, fmt):
+    from assay.evaluation import ranking as ranking_module
+
+    chunks = []
+    real = ranking_module.RankingAnalysis.curve_chunks
+    monkeypatch.setattr(ranking_module.RankingAnalysis, "curve_chunks",
+                        lambda self, kind, chunk=7: (chunks.append(kind), real(self, kind, chunk))[1])
     directory, whole = parts
-    common = ["--truth", "y", "--score", "p", "--memory", "1KB"]
-    status, out, err = _run(["report", str(directory), *common, "--html", str(tmp_path / "r.html")], capsys)
-    assert status == 2 and out == "" and err.count("\n") == 1 and "spilled to disk" in err
-    assert not (tmp_path / "r.html").exists()
-    status, out, err = _run(["curves", str(directory), *common, "--kind", "roc"], capsys)
-    assert status == 2 and err.count("\n") == 1 and "--kind thresholds --at" in err
-    for kind in (["--kind", "hull"], ["--kind", "thresholds", "--at", "0.1,0.5,0.77"]):
-        status, streamed, err = _run(["curves", str(directory), *common, *kind], capsys)
+    common = ["--truth", "y", "--score", "p", "--format", fmt]
+    for kind in ("roc", "pr", "lift", "thresholds", "hull"):
+        status, streamed, err = _run(["curves", str(directory), *common, "--memory", "1KB", "--kind", kind], capsys)
         assert status == 0, err
-        status, reference, err = _run(["curves", str(whole), "--truth", "y", "--score", "p", *kind], capsys)
-        assert streamed == reference
+        status, reference, err = _run(["curves", str(whole), *common, "--kind", kind], capsys)
+        assert streamed == reference, kind
+    assert set(chunks) == {"roc", "pr", "lift", "thresholds"}
+    target = directory.parent / f"roc.{fmt}"  # to a file: written atomically, piece after piece
+    status, out, err = _run(["curves", str(directory), *common, "--memory", "1KB", "-o", str(target)], capsys)
+    assert status == 0 and out == "", err
+    assert target.read_text() == _run(["curves", str(whole), *common], capsys)[1]
+
+
+def test_cli_pictures_of_a_spilled_summary(parts, capsys, spill_dir, tmp_path):
+    directory, _ = parts
+    page, plots = tmp_path / "r.html", tmp_path / "plots"
+    status, out, err = _run(["report", str(directory), "--truth", "y", "--score", "p", "--memory", "1KB", "--html",
+                             str(page), "--plots", str(plots), "--format", "json"], capsys)
+    assert status == 0, err
+    assert page.exists() and (plots / "roc.svg").exists() and (plots / "pr.svg").exists()
+    assert f"{json.loads(out)['ranking']['roc_hull']['fpr'].__len__()}" and "distinct" in page.read_text()
+
+
+def test_a_drawable_copy_keeps_exact_points_the_hull_and_the_chosen_thresholds(spill_dir):
+    rng = np.random.default_rng(12)
+    y = rng.random(3000) < 0.4
+    s = np.round(rng.normal(size=3000) + y, 3)
+    parts = [(y[i:i + 500], s[i:i + 500]) for i in range(0, 3000, 500)]
+    spilled = evaluate_batches(parts, memory=1, threshold=0.3).ranking
+    exact = assay.evaluate(y, y_score=s, threshold=0.3).ranking
+    assert spilled.summary.on_disk
+    drawn = spilled.drawable(points=40)
+    assert not drawn.summary.on_disk and len(drawn.summary) < len(spilled.summary) and drawn.distinct == len(exact.summary)
+    # every point kept is a point of the exact curve, at its own threshold
+    table, reference = drawn.threshold_table(), exact.threshold_table(drawn.summary.scores)
+    for column in ("tp", "fp", "fn", "tn"):
+        assert np.array_equal(table[column], reference[column])
+    for column in ("fpr", "tpr", "threshold"):
+        assert np.array_equal(drawn.hull()[column], exact.hull()[column])
+    for choice in (*exact.best.values(), exact.operating_point):
+        assert choice.threshold in set(drawn.summary.scores.tolist())
+    assert drawn.to_dict()["roc_auc"] == exact.to_dict()["roc_auc"]
+    assert exact.drawable() is exact  # in memory: nothing to thin
+    del spilled, drawn
 
 
 @settings(max_examples=60, deadline=None)

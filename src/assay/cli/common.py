@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,8 +56,8 @@ def fail(err: InvalidInput, names: dict[str, str] | None = None) -> UserError:
     return UserError(err.describe(names=names, one_based=True))
 
 
-def emit(text: str, output: str | None) -> None:
-    """Write to a file atomically, or to standard output."""
+def emit(text: str | Iterable[str], output: str | None) -> None:
+    """Write to a file atomically, or to standard output (a text, or its pieces one after another)."""
     stop_if_interrupted()
     if output:
         from assay.io.atomic import write_atomic
@@ -67,7 +67,8 @@ def emit(text: str, output: str | None) -> None:
         except OSError as e:
             raise UserError(f"cannot write {output}: {e.strerror or e}") from None
         return
-    click.echo(text, nl=False)
+    for piece in [text] if isinstance(text, str) else text:
+        click.echo(piece, nl=False)
 
 
 def render(result: Any, fmt: str, output: str | None, *, text: Callable[[bool, int | None], str],

@@ -172,7 +172,6 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             if score:
                 scored["memory"] = parse_size(memory or DEFAULT_MEMORY, "--memory")
             result = _report_spark(file, truth, pred, score, input_format, positive, threshold, options, scored)
-            _refuse_pictures_on_disk(result.ranking, html, plots)
             result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
                                                                "score": score, "engine": "spark"}.items()
                                              if v is not None})
@@ -193,7 +192,6 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             proba_columns = [c.strip() for c in proba.split(",") if c.strip()] if proba else None
             result = _report_streamed(file, truth, pred, score, proba_columns, input_format, na_values, positive,
                                       threshold, options, scored, fmt, parse_size(memory or DEFAULT_MEMORY, "--memory"))
-            _refuse_pictures_on_disk(result.ranking, html, plots)
             result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
                                                                "score": score, "proba": proba_columns}.items()
                                              if v is not None})
@@ -244,16 +242,6 @@ def _streams(file: str, memory: str | None) -> bool:
         return os.path.getsize(file) * WHOLE_TABLE_FACTOR > budget
     except OSError:
         return False
-
-
-def _refuse_pictures_on_disk(ranking: Any, html: str | None, plots: str | None) -> None:
-    """--html and --plots draw every point of the curves: not from a summary spilled to disk (yet)."""
-    summary = getattr(ranking, "summary", None)  # several classes: no curves drawn
-    if summary is not None and summary.on_disk and (html or plots):
-        option = "--html" if html else "--plots"
-        raise UserError(f"{option}: the {len(summary):,} distinct scores did not fit in --memory and were "
-                        "spilled to disk; the charts are drawn from a summary in memory: give a larger --memory, "
-                        "or --roc-bins N for approximate charts")
 
 
 def _report_spark(file: str, truth: str, pred: str | None, score: str | None, input_format: str | None,
@@ -398,9 +386,13 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
         except InvalidInput as e:
             raise fail(e, {**NAMES, "format": "--input-format"}) from None
         if r.summary.on_disk and (kind in ("roc", "pr", "lift") or (kind == "thresholds" and at is None)):
-            raise UserError(f"the {len(r.summary):,} distinct scores did not fit in --memory and were spilled to "
-                            f"disk, so the curve would have as many points: give --kind thresholds --at T1,T2,... "
-                            f"or --kind hull, --roc-bins N for an approximate curve, or a larger --memory")
+            # spilled to disk: the curve is written a chunk of points at a time, never held whole
+            from assay.report.curves import curve_csv_pieces, curve_json_pieces
+
+            positive_label = r.summary.labels[1]
+            emit(curve_csv_pieces(r.curve_chunks(kind)) if fmt == "csv" else
+                 curve_json_pieces(lambda: r.curve_chunks(kind), kind=kind, positive=positive_label), output)
+            return
     else:
         data = read_predictions(file, truth, pred, score, proba, input_format, na_values, allow=("score", "proba"))
         try:

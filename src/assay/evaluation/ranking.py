@@ -11,7 +11,7 @@ reference classifiers of seed 000, and lift at a depth. The curves themselves
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -24,9 +24,10 @@ from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inference.proportion import proportion_bounds
 from assay.inference.roc import bootstrap_auc_ci, delong, logit_interval
-from assay.metrics.confusion import BINARY_METRICS
+from assay.metrics.confusion import BINARY_METRICS, Cells
 from assay.metrics.ranking import (
     ThresholdCounts,
+    _first_index,
     best_point,
     counts_at,
     gains_at,
@@ -48,7 +49,12 @@ from assay.metrics.roc_space import (
     upper_hull,
 )
 from assay.summaries.scores import ScoreCounts
-from assay.summaries.spill import gather
+from assay.summaries.spill import CHUNK, gather, release
+
+PICTURE_POINTS = 20_000
+"""Distinct thresholds kept for the pictures of a summary spilled to disk (a few pixels' worth each)."""
+
+
 
 __all__ = [
     "AUCInterval",
@@ -120,12 +126,42 @@ class RankingAnalysis(Displayable):
     lift: Estimate
     notes: tuple[str, ...] = field(default_factory=tuple)
     approximation: dict[str, Any] | None = None  # with roc_bins: the binning and the AUC's error bound
+    drawn_from: int | None = None  # a copy for pictures (drawable): the distinct scores of the whole summary
 
     # curves -----------------------------------------------------------------
 
     @property
     def counts(self) -> ThresholdCounts:
         return threshold_counts(self.summary)
+
+    @property
+    def distinct(self) -> int:
+        """The number of distinct scores (of the whole summary, for a copy made for pictures)."""
+        return self.drawn_from if self.drawn_from is not None else len(self.summary)
+
+    def drawable(self, points: int = PICTURE_POINTS) -> RankingAnalysis:
+        """This analysis, or for a summary spilled to disk a copy for pictures whose summary keeps about
+        ``points`` of the distinct thresholds, and every vertex of the ROC hull and every threshold chosen,
+        each with its exact cumulative counts: the curves drawn through them pass exactly through the
+        exact curves' points, and the hull and the chosen points are the exact ones. Every number of the
+        analysis is kept as it is."""
+        if not self.summary.on_disk or len(self.summary) <= points:
+            return self
+        tc = self.counts
+        m = len(tc.thresholds)
+        keep = [np.linspace(0, m - 1, points).round().astype(np.int64), np.asarray(self.hull_index, np.int64) - 1]
+        chosen = [c.threshold for c in self.best.values()] + [self.optimal.threshold] + \
+            ([self.operating_point.threshold] if self.operating_point is not None else [])
+        # a chosen threshold's entry: the last of the distinct scores at or above it (a binary search on disk)
+        keep.append(np.array([_first_index(m, lambda j, t=t: not tc.thresholds[j] >= t) - 1
+                              for t in chosen if math.isfinite(t)], dtype=np.int64))
+        ends = np.unique(np.concatenate(keep))
+        ends = ends[ends >= 0]
+        tp, fp = gather(tc.tp, ends), gather(tc.fp, ends)
+        thin = ScoreCounts(gather(tc.thresholds, ends), np.diff(tp, prepend=0), np.diff(fp, prepend=0),
+                           self.summary.labels)
+        return replace(self, summary=thin, hull_index=roc_hull(thin.positives, thin.negatives),
+                       drawn_from=len(self.summary))
 
     @property
     def prevalence(self) -> float:
@@ -159,7 +195,35 @@ class RankingAnalysis(Displayable):
         """Counts and rates at given thresholds (default: every distinct score), as seed 000's table."""
         tc = self.counts
         t = tc.thresholds if thresholds is None else _check_thresholds(thresholds)
-        cells = counts_at(tc, t)
+        return self._table(t, counts_at(tc, t))
+
+    def curve_chunks(self, kind: str, chunk: int = CHUNK) -> Iterator[dict[str, np.ndarray]]:
+        """The rows of ``roc()``, ``pr()``, ``lift_curve()`` or ``threshold_table()`` (``kind`` "roc", "pr",
+        "lift" or "thresholds"), ``chunk`` distinct thresholds at a time: a curve of a summary spilled to
+        disk is written out without being held whole (the pages read are given back)."""
+        tc = self.counts
+        for start in range(0, len(tc.thresholds), chunk):
+            part = ThresholdCounts(np.array(tc.thresholds[start:start + chunk]), np.array(tc.tp[start:start + chunk]),
+                                   np.array(tc.fp[start:start + chunk]), tc.n_positive, tc.n_negative)
+            release(tc.thresholds, tc.tp, tc.fp)
+            if kind == "roc":
+                fpr, tpr, thresholds = roc_points(part)
+                first = 0 if start == 0 else 1  # the origin once, at the top
+                yield {"threshold": thresholds[first:], "fpr": fpr[first:], "tpr": tpr[first:]}
+            elif kind == "pr":
+                precision, recall, thresholds = pr_points(part)
+                yield {"threshold": thresholds, "recall": recall, "precision": precision}
+            elif kind == "lift":
+                depth, gains, lift = lift_points(part)
+                yield {"threshold": part.thresholds, "depth": depth, "gains": gains, "lift": lift}
+            elif kind == "thresholds":
+                tp, fp = part.tp.astype(np.float64), part.fp.astype(np.float64)  # as counts_at gives them
+                yield self._table(part.thresholds, Cells(tp, fp, tc.n_positive - tp, tc.n_negative - fp))
+            else:
+                raise ValueError(f"no chunked curve {kind!r}")
+
+    def _table(self, t: np.ndarray, cells: Cells) -> dict[str, np.ndarray]:
+        tc = self.counts
         n = tc.n_positive + tc.n_negative
         table = {"threshold": t, "tp": cells.tp, "fp": cells.fp, "fn": cells.fn, "tn": cells.tn}
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Iterator
 
 __all__ = ["write_atomic", "register_input", "OutputRefused", "begin_run", "end_run"]
 
@@ -72,8 +73,9 @@ def register_input(path: str) -> None:
         _INPUTS.add(identity)
 
 
-def write_atomic(path: str, data: str | bytes) -> None:
-    """Write ``data`` to ``path``: atomically for a regular file, through for a device or a pipe.
+def write_atomic(path: str, data: str | bytes | Iterable[str | bytes]) -> None:
+    """Write ``data`` (or its pieces, one after another) to ``path``: atomically for a regular file,
+    through for a device or a pipe.
 
     Raises
     ------
@@ -82,7 +84,7 @@ def write_atomic(path: str, data: str | bytes) -> None:
     OSError
         When it cannot be written (no such directory, no permission, a directory, ...).
     """
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    payload = _pieces(data)
     target = os.path.realpath(path)  # a link is followed: its target is what gets written
     try:
         mode = os.stat(target).st_mode
@@ -104,20 +106,27 @@ def write_atomic(path: str, data: str | bytes) -> None:
         _OUTPUTS.add(written)
 
 
-def _write_through(target: str, payload: bytes) -> None:
+def _pieces(data: str | bytes | Iterable[str | bytes]) -> Iterator[bytes]:
+    for piece in [data] if isinstance(data, (str, bytes)) else data:
+        yield piece.encode("utf-8") if isinstance(piece, str) else piece
+
+
+def _write_through(target: str, payload: Iterable[bytes]) -> None:
     """A device, a FIFO or a socket: written in place, never replaced."""
     with open(target, "wb") as f:
-        f.write(payload)
+        for piece in payload:
+            f.write(piece)
         f.flush()
 
 
-def _replace(target: str, payload: bytes, mode: int | None) -> None:
+def _replace(target: str, payload: Iterable[bytes], mode: int | None) -> None:
     """A temporary file beside ``target``, synced, then renamed over it."""
     directory = os.path.dirname(target) or "."
     fd, tmp = tempfile.mkstemp(prefix=".assay-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(payload)
+            for piece in payload:
+                f.write(piece)
             f.flush()
             os.fsync(f.fileno())
         if mode is None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 import json
 import math
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
-__all__ = ["curve_csv", "curve_json"]
+__all__ = ["curve_csv", "curve_csv_pieces", "curve_json", "curve_json_pieces"]
 
 
 def _cell(x: Any) -> str:
@@ -41,3 +42,34 @@ def curve_json(table: dict[str, np.ndarray], *, kind: str, positive: str | None)
     payload = {"kind": kind, "positive": positive,
                "columns": {name: [clean(v) for v in np.asarray(values)] for name, values in table.items()}}
     return json.dumps(payload, indent=1, allow_nan=False) + "\n"
+
+
+def curve_csv_pieces(chunks: Iterable[dict[str, np.ndarray]]) -> Iterator[str]:
+    """:func:`curve_csv` of a curve given a chunk of rows at a time, a piece of text per chunk."""
+    header = False
+    for table in chunks:
+        text = curve_csv(table)
+        yield text if not header else text.split("\n", 1)[1]
+        header = True
+
+
+def curve_json_pieces(chunks: Callable[[], Iterable[dict[str, np.ndarray]]], *, kind: str,
+                      positive: str | None) -> Iterator[str]:
+    """:func:`curve_json` of a curve given a chunk of rows at a time, the same text: ``chunks()`` walks
+    the curve anew for each column (the JSON holds the columns one after another)."""
+    yield "{\n" + f' "kind": {json.dumps(kind)},\n "positive": {json.dumps(positive)},\n "columns": {{'
+    names: list[str] = []
+    for table in chunks():
+        names = list(table)
+        break
+    for c, name in enumerate(names):
+        yield ("," if c else "") + f"\n  {json.dumps(name)}: ["
+        empty = True
+        for table in chunks():
+            values = [float(v) for v in np.asarray(table[name])]
+            if values:
+                yield ("" if empty else ",") + ",".join(
+                    "\n   " + json.dumps(v if math.isfinite(v) else None) for v in values)
+                empty = False
+        yield "]" if empty else "\n  ]"
+    yield ("\n }" if names else "}") + "\n}\n"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
@@ -322,7 +322,7 @@ def _folds_chart(validation: Any) -> Chart:
 
 def _explorer_thresholds(ranking: Any) -> tuple[np.ndarray, bool]:
     distinct = np.sort(np.asarray(ranking.summary.scores, dtype=float))
-    exact = len(distinct) <= EXPLORER_THRESHOLDS
+    exact = len(distinct) <= EXPLORER_THRESHOLDS and ranking.drawn_from is None
     if exact:
         chosen = distinct
     else:
@@ -347,7 +347,7 @@ def _explorer_data(ranking: Any, roc: Chart, pr: Chart, key: str, positive_first
     return {
         "key": key,
         "exact": exact,
-        "distinct": len(ranking.summary),
+        "distinct": ranking.distinct,
         "negative": labels[0],
         "positive": labels[1],
         "positive_first": bool(positive_first),
@@ -464,6 +464,10 @@ def _contents(result: Any, *, explorer: bool) -> _Contents:
     from assay.evaluation.validation import Validation
 
     explorers: list[dict[str, Any]] | None = [] if explorer else None
+    if isinstance(result, RankingAnalysis):
+        result = result.drawable()  # a summary on disk: drawn through some of its exact points
+    elif isinstance(result, Evaluation) and isinstance(result.ranking, RankingAnalysis):
+        result = replace(result, ranking=result.ranking.drawable())
     if isinstance(result, Evaluation):
         from assay.report.document import _headline, _input_line
 
@@ -509,7 +513,7 @@ def _ranking_contents(ranking: Any) -> _Contents:
     labels = ranking.summary.labels
     n = int(ranking.summary.n_positive + ranking.summary.n_negative)
     headline = f"ranking by the scores · n = {n:,} · positive class {labels[1]!r} · " \
-               f"{len(ranking.summary):,} distinct scores"
+               f"{ranking.distinct:,} distinct scores"
     return _Contents("assay ranking", headline, [], body, None, "ranking")
 
 

@@ -100,14 +100,14 @@ def _ranking_or_reason(entry: Any, what: str) -> tuple[Any, str | None]:
     from assay.evaluation.ranking import RankingAnalysis
 
     if isinstance(entry, RankingAnalysis):
-        return entry, None
+        return entry.drawable(), None  # a summary on disk: drawn through some of its exact points
     ranking = entry.ranking
     if ranking is None:
         return None, f"{what} needs scores: give y_score or y_proba"
     if not isinstance(ranking, RankingAnalysis):
         return None, (f"{what} needs two classes, got {len(entry.labels)} "
                       f"({', '.join(map(repr, entry.labels))}); with more, assay gives one-vs-rest AUCs only")
-    return ranking, None
+    return ranking.drawable(), None
 
 
 def _rankings(result: Any, what: str) -> tuple[list[tuple[str | None, Any]], list[str]]:
