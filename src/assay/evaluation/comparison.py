@@ -167,7 +167,7 @@ def compare_unpaired(
     errors = [int(r.confusion.n - np.trace(r.confusion.counts)) for r in (a, b)]
     diff = error_difference_from_counts(errors[0], a.n, errors[1], b.n, confidence=confidence)
     return Comparison(tuple(names), (a, b), {"difference": diff}, False, confidence,
-                      ("independent test sets: the difference of the error rates (seed 004), e_B - e_A",))
+                      ("independent test sets: the difference of the error rates (Mitchell 1997, ch. 5), e_B - e_A",))
 
 
 def _check_names(names: Any) -> tuple[str, str]:

@@ -1,19 +1,18 @@
 """Evaluation of predictions that arrive in batches: files larger than memory, directories of parts.
 
 Each batch becomes the same mergeable summaries the in-memory evaluation builds
-(confusion counts for predicted labels; per-distinct-score class counts for scores),
-the summaries merge, and every metric, interval and curve is computed from the merged
-summary by the very functions :func:`assay.evaluate` uses. So the result is exact and
-equal to the in-memory one, and memory holds one batch and the summary: for scores,
-one entry per distinct score, however many rows there are.
+(confusion counts for predicted labels; for scores, class counts per distinct score,
+gathered by :class:`assay.summaries.partition.ScoreScan` within the memory budget), and
+every metric, interval and curve is computed from the whole summary by the very
+functions :func:`assay.evaluate` uses. So the result is exact and equal to the
+in-memory one, whatever the number of rows.
 
-The probabilistic losses and the equal-width calibration table of two-class scores
-come from the same summary (each instance's loss depends only on its score and
-class), equal to the in-memory ones up to floating-point rounding.
-
-Not yet at scale (refused, never loaded whole): class probabilities for several
-classes (``y_proba``), quantile calibration bins, and a summary larger than memory
-(every score of 10^9 rows distinct).
+The probabilistic losses and the calibration table come from the same summaries (each
+instance's loss depends only on its score and class), equal to the in-memory ones up to
+floating-point rounding. Class probabilities of several classes give the most probable
+class's confusion counts, a probability summary, and a scan of each column by actual
+class (one-vs-rest AUCs with DeLong's interval, Hand and Till's M); the averages come
+without the bootstrap interval, which resamples instances.
 """
 
 from __future__ import annotations

@@ -305,7 +305,7 @@ def validate(
     notes: list[str] = []
     if method == "resubstitution":
         notes.append("resubstitution evaluates each model on the data it was trained on: the estimate is "
-                     "optimistic (seed 002)")
+                     "optimistic (Witten & Frank, ch. 5)")
     if method not in SINGLE_PASS:
         notes.append("the report of each model is on one prediction per instance: its probabilities averaged "
                      "over the repetitions that tested it")

@@ -1,6 +1,7 @@
 """Score summaries larger than memory: sorted runs on disk, merged into a summary on disk.
 
-While batches are read, their per-distinct-score summaries merge in memory
+Summaries that arrive already counted (Spark's partitions; a range of a file scan
+that holds a single score, :mod:`assay.summaries.partition`) merge in memory
 (:class:`MergeTree`) until they would hold more than the memory budget; the merged
 summary is then written out as a sorted *run* and the memory is free again. At the
 end the runs are merged a chunk at a time (:func:`merge_runs`) into a ``ScoreCounts``
