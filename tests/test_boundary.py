@@ -154,8 +154,10 @@ def test_compare_names_and_specs():
         assay.compare(Y, a, b, names=("A",))
     with pytest.raises(InvalidInput, match="^names: "):
         assay.compare(Y, a, b, names=("A", "A"))
-    with pytest.raises(InvalidInput, match="^a: "):
+    with pytest.raises(InvalidInput, match="has 2 values but y_true has 8"):  # labels as they are, of another length
         assay.compare(Y, [1, 0], b)
+    with pytest.raises(InvalidInput, match="^b: expected one model's predictions"):
+        assay.compare(Y, a, {"y_pred": [1] * 8, "y_score": [0.5] * 8})
     with pytest.raises(InvalidInput, match="^a: "):
         assay.compare_unpaired(None, None)
 

@@ -255,7 +255,7 @@ def test_every_binary_metric_has_a_reference() -> None:
 @given(case=binary_cases(), beta=st.sampled_from([1.0, 0.5, 2.0, 3.0]), choose=st.booleans())
 def test_binary_metrics_match_references(case: Case, beta: float, choose: bool) -> None:
     positive = case.raw_order[0] if choose else None  # the first class, or assay's default
-    r = assay.evaluate(case.y_true, y_pred=case.y_pred, positive=positive, beta=beta, bootstrap=BOOT)
+    r = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, positive=positive, beta=beta, bootstrap=BOOT)
     assert r.task == "binary"
     assert r.labels == case.order
     pos_raw = case.raw_of[r.positive]
@@ -296,7 +296,7 @@ PER_CLASS_BY_HAND: dict[str, Callable[[int, int, int, int], float]] = {
 
 @given(case=multiclass_cases(min_k=2), beta=st.sampled_from([1.0, 0.5, 2.0]))
 def test_per_class_and_averages_match_sklearn(case: Case, beta: float) -> None:
-    r = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, beta=beta, bootstrap=BOOT)
+    r = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, beta=beta, bootstrap=BOOT)
     assert r.labels == case.order
     yt, yp = case.arrays()
     labels = case.raw_order
@@ -366,7 +366,7 @@ def test_every_matrix_metric_has_a_reference() -> None:
 
 @given(case=multiclass_cases())
 def test_whole_matrix_metrics_match_references(case: Case) -> None:
-    r = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, bootstrap=BOOT)
+    r = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, bootstrap=BOOT)
     yt, yp = case.arrays()
     cm = confusion_matrix(yt, yp, labels=case.raw_order)
     if r.task == "multiclass":
@@ -379,7 +379,7 @@ def test_whole_matrix_metrics_match_references(case: Case) -> None:
 def test_balanced_accuracy_is_macro_recall(case: Case) -> None:
     """Both are the mean of per-class recall: equal when every class occurs in the truth;
     otherwise macro recall is undefined and balanced accuracy averages the classes present."""
-    r = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, bootstrap=BOOT)
+    r = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, bootstrap=BOOT)
     ba, macro = r["balanced_accuracy"], r.averages["macro"]["recall"]
     support = np.array([r.per_class[label]["support"] for label in r.labels])
     assert ba.value is not None
@@ -466,9 +466,9 @@ any_case = st.one_of(binary_cases(), multiclass_cases())
 @given(case=any_case, data=st.data())
 def test_permuting_instances_changes_nothing(case: Case, data: st.DataObject) -> None:
     order = data.draw(st.permutations(range(len(case.y_true))))
-    r = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, bootstrap=BOOT)
+    r = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, bootstrap=BOOT)
     s = assay.evaluate([case.y_true[i] for i in order], y_pred=[case.y_pred[i] for i in order],
-                       labels=case.labels, bootstrap=BOOT)
+                       labels=case.labels, bootstrap=BOOT, allow_disjoint_labels=True)
     assert s.to_dict() == r.to_dict()
 
 
@@ -479,12 +479,12 @@ def test_relabelling_classes_permutes_per_class_only(case: Case, data: st.DataOb
     old = list(case.raw_of)
     new = data.draw(st.permutations(["x-ray", "alpha", "Mike", "zulu", "echo", "Bravo", "kilo"]))[:len(old)]
     rename = dict(zip(old, new, strict=True))
-    r = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, bootstrap=BOOT)
+    r = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, bootstrap=BOOT)
     positive = {"positive": rename[r.positive]} if r.positive is not None else {}
     s = assay.evaluate([rename[canonical(v)] for v in case.y_true],
                        y_pred=[rename[canonical(v)] for v in case.y_pred],
                        labels=None if case.labels is None else [rename[canonical(v)] for v in case.labels],
-                       bootstrap=BOOT, **positive)
+                       bootstrap=BOOT, allow_disjoint_labels=True, **positive)
     if r.positive is not None:
         assert s.positive == rename[r.positive]
     assert set(s.labels) == {rename[label] for label in r.labels}
@@ -534,7 +534,7 @@ def test_label_types_of_the_same_data_agree(codes: list[tuple[int, int]], declar
         "numpy float": (np.array(t, dtype=float), np.array(p, dtype=float), labels),
         "mixed": ([str(v) for v in t], [float(v) for v in p], labels),
     }
-    results = {name: assay.evaluate(yt, y_pred=yp, labels=lab, bootstrap=BOOT).to_dict()
+    results = {name: assay.evaluate(yt, y_pred=yp, labels=lab, bootstrap=BOOT, allow_disjoint_labels=True).to_dict()
                for name, (yt, yp, lab) in variants.items()}
     first = results["int"]
     expected = [str(v) for v in spread] if declare else [str(v) for v in spread if v in set(t) | set(p)]
@@ -552,7 +552,7 @@ def _assert_in_range(x: float, lo: float, hi: float, where: str) -> None:
 def test_intervals_contain_their_estimate_and_stay_in_range(
     case: Case, confidence: float, interval: str, beta: float
 ) -> None:
-    r = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, confidence=confidence,
+    r = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, confidence=confidence,
                        interval=interval, beta=beta, bootstrap=BOOT)
     for where, name, e in estimates(r):
         lo, hi = RANGES[name]
@@ -578,9 +578,9 @@ def test_intervals_contain_their_estimate_and_stay_in_range(
        interval=st.sampled_from(PROPORTION_METHODS))
 def test_proportion_intervals_widen_with_confidence(case: Case, levels: list[float], interval: str) -> None:
     low_c, high_c = sorted(levels)
-    narrow = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, confidence=low_c,
+    narrow = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, confidence=low_c,
                             interval=interval, bootstrap=BOOT)
-    wide = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, confidence=high_c,
+    wide = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, confidence=high_c,
                           interval=interval, bootstrap=BOOT)
     checked = 0
     for (where, _, a), (_, _, b) in zip(estimates(narrow), estimates(wide), strict=True):
@@ -611,7 +611,7 @@ def test_kappa_standard_error_is_zero_for_degenerate_predictors(
     assume(len(set(truth)) >= 2)
     y_true = [names[t] for t in truth]
     y_pred = list(y_true) if perfect else [names[guess]] * len(truth)
-    results = [assay.evaluate(y_true, y_pred=y_pred, labels=order, bootstrap=BOOT)
+    results = [assay.evaluate(y_true, y_pred=y_pred, labels=order, bootstrap=BOOT, allow_disjoint_labels=True)
                for order in (["cat", "dog", "emu", "fox"], ["fox", "emu", "dog", "cat"])]
     for r in results:
         assert r["kappa"].value == (1.0 if perfect else 0.0)
@@ -621,9 +621,9 @@ def test_kappa_standard_error_is_zero_for_degenerate_predictors(
 
 @given(case=any_case)
 def test_evaluate_confusion_gives_the_same_result(case: Case) -> None:
-    first = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, bootstrap=BOOT)
+    first = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, bootstrap=BOOT)
     # name the positive class in both calls, so that the notes say the same "as asked"
-    r = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, positive=first.positive, bootstrap=BOOT)
+    r = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, positive=first.positive, bootstrap=BOOT)
     s = assay.evaluate_confusion(r.confusion.counts, labels=list(r.labels), positive=r.positive, bootstrap=BOOT)
     assert s.to_dict() == r.to_dict()
 
@@ -645,7 +645,7 @@ def test_confusion_matrix_matches_sklearn(case: Case, extra: bool) -> None:
     assert cm.n == len(case.y_true)
     if extra:
         assert cm.counts[-1].sum() == 0 and cm.counts[:, -1].sum() == 0
-        r = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=labels, bootstrap=BOOT)
+        r = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=labels, bootstrap=BOOT)
         assert r.confusion == cm
         absent = r.per_class[canonical(labels[-1])]
         assert absent["support"] == 0 and absent["predicted"] == 0
@@ -690,11 +690,11 @@ KINDS = ["list", "numpy", "pandas", "polars"]
 @settings(max_examples=60)
 @given(case=any_case, true_kind=st.sampled_from(KINDS), pred_kind=st.sampled_from(KINDS))
 def test_input_types_give_identical_results(case: Case, true_kind: str, pred_kind: str) -> None:
-    reference = assay.evaluate(case.y_true, y_pred=case.y_pred, labels=case.labels, bootstrap=BOOT).to_dict()
+    reference = assay.evaluate(case.y_true, y_pred=case.y_pred, allow_disjoint_labels=True, labels=case.labels, bootstrap=BOOT).to_dict()
     for kind in KINDS:
         same_kind = assay.evaluate(_as(kind, case.y_true), y_pred=_as(kind, case.y_pred), labels=case.labels,
-                                   bootstrap=BOOT).to_dict()
+                                   bootstrap=BOOT, allow_disjoint_labels=True).to_dict()
         assert same_kind == reference, kind
     mixed = assay.evaluate(_as(true_kind, case.y_true), y_pred=_as(pred_kind, case.y_pred), labels=case.labels,
-                           bootstrap=BOOT).to_dict()
+                           bootstrap=BOOT, allow_disjoint_labels=True).to_dict()
     assert mixed == reference, (true_kind, pred_kind)

@@ -8,6 +8,7 @@ index.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 __all__ = ["InvalidInput"]
@@ -33,6 +34,13 @@ class InvalidInput(ValueError):
     "y_score[16]: 'high' is not a number"
     >>> err.describe(names={"y_score": "column 'p'"}, one_based=True)
     "column 'p' row 17: 'high' is not a number"
+
+    An option named in the problem as ``{option:NAME}`` reads ``NAME=`` in Python and as the
+    command line's option where ``names`` maps ``"NAME="`` to it:
+
+    >>> err = InvalidInput("holds scores: give them as {option:y_score}", field="y_pred")
+    >>> str(err), err.describe(names={"y_score=": "--score"})
+    ('y_pred: holds scores: give them as y_score=', 'y_pred: holds scores: give them as --score')
     """
 
     def __init__(self, problem: str, *, field: str | None = None, row: int | None = None):
@@ -46,10 +54,18 @@ class InvalidInput(ValueError):
         field = self.field
         if field is not None and names:
             field = names.get(field, field)
+        problem = re.sub(r"\{option:([\w=]+)\}", lambda m: _option(m.group(1), names), self.problem)
         if field is None:
-            return self.problem
+            return problem
         if self.row is None:
-            return f"{field}: {self.problem}"
+            return f"{field}: {problem}"
         if one_based:
-            return f"{field} row {self.row + 1}: {self.problem}"
-        return f"{field}[{self.row}]: {self.problem}"
+            return f"{field} row {self.row + 1}: {problem}"
+        return f"{field}[{self.row}]: {problem}"
+
+
+def _option(token: str, names: Mapping[str, str] | None) -> str:
+    """``NAME`` as Python's ``NAME=`` (a token with its value, ``NAME=True``, as it is), or as ``names``
+    renames that."""
+    python = token if "=" in token else f"{token}="
+    return (names or {}).get(python, python)

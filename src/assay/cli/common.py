@@ -71,6 +71,26 @@ def emit(text: str | Iterable[str], output: str | None) -> None:
         click.echo(piece, nl=False)
 
 
+CLI_WORDS = {"(choose with positive=)": "(choose with --positive)"}
+"""The library's words for its arguments, as the command line names its options."""
+
+
+def in_cli_words(result: Any) -> Any:
+    """The result with its notes naming the command line's options instead of Python's arguments."""
+    import dataclasses
+
+    notes = getattr(result, "notes", None)
+    if not notes or not dataclasses.is_dataclass(result):
+        return result
+
+    def words(note: str) -> str:
+        for python, cli in CLI_WORDS.items():
+            note = note.replace(python, cli)
+        return note
+
+    return dataclasses.replace(result, notes=tuple(words(note) for note in notes))
+
+
 def render(result: Any, fmt: str, output: str | None, *, text: Callable[[bool, int | None], str],
            markdown: Callable[[], str] | None = None) -> None:
     """Render a result as text (coloured on a terminal), JSON or Markdown."""
@@ -78,6 +98,10 @@ def render(result: Any, fmt: str, output: str | None, *, text: Callable[[bool, i
         from assay.report.json import render_json
 
         emit(render_json(result), output)
+    elif fmt == "csv":
+        from assay.report.tidy import render_csv
+
+        emit(render_csv(result), output)
     elif fmt == "markdown":
         if markdown is None:
             from assay.report.markdown import render_markdown
@@ -135,8 +159,39 @@ def output_options(f: Callable) -> Callable:
                         help="text for people, json for machines, markdown for documents.")(f)
 
 
+def table_output_options(f: Callable) -> Callable:
+    """--output and --format with csv too: every estimate as a row (section, metric, group, value, low, high,
+    method, note), the table of ``to_frame()``."""
+    f = click.option("--output", "-o", metavar="PATH", help="Write to PATH (atomically) instead of stdout.")(f)
+    return click.option("--format", "fmt", type=click.Choice([*FORMATS, "csv"]), default="text", show_default=True,
+                        help="text for people, json for machines, markdown for documents, csv for a table of "
+                             "every estimate (as to_frame()).")(f)
+
+
+def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Keep an option for the readers (read_predictions, dialect_options) without every command taking it."""
+    if value is not None:
+        ctx.meta[f"assay.{param.name}"] = value
+    return value
+
+
+def dialect_options() -> dict[str, str | None]:
+    """--delimiter and --decimal as given on this command line (None: sniffed from the file)."""
+    ctx = click.get_current_context(silent=True)
+    meta = ctx.meta if ctx is not None else {}
+    return {"delimiter": meta.get("assay.delimiter"), "decimal": meta.get("assay.decimal")}
+
+
+def _delimiter(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None:
+        value = {"tab": "\t", "\\t": "\t", "semicolon": ";", "comma": ","}.get(value, value)
+        if len(value) != 1:
+            raise click.BadParameter("one character, or tab, comma or semicolon", ctx=ctx, param=param)
+    return _remember(ctx, param, value)
+
+
 def prediction_options(f: Callable) -> Callable:
-    """FILE, --truth and one of --pred/--score/--proba, and --input-format."""
+    """FILE, --truth and one of --pred/--score/--proba, --input-format, and CSV's --delimiter and --decimal."""
     for decorator in reversed([
         click.argument("file", required=False, metavar="FILE"),
         click.option("--truth", metavar="COL", help="Column of actual classes."),
@@ -150,6 +205,11 @@ def prediction_options(f: Callable) -> Callable:
                      help="Comma-separated cells of a CSV that mean a missing value (default: empty, NA, N/A, "
                           "NaN, nan, null, NULL, #N/A and the like; --na-values '' leaves only empty cells "
                           "missing, so that a class may be called NA)."),
+        click.option("--delimiter", metavar="CHAR", expose_value=False, callback=_delimiter,
+                     help="CSV delimiter (default: sniffed from the header: comma, semicolon, tab or bar)."),
+        click.option("--decimal", type=click.Choice([".", ","]), expose_value=False, callback=_remember,
+                     help="CSV decimal mark (default: a comma when the file is not comma-separated and its "
+                          "numbers are written 0,93)."),
     ]):
         f = decorator(f)
     return f
@@ -199,7 +259,7 @@ def read_predictions(file: str | None, truth: str | None, pred: str | None, scor
         ([score] if score else []) + proba_columns
     try:
         data = read_columns(file, text_columns=text_cols, number_columns=number_cols + list(extra_columns),
-                            format=input_format, na_values=parse_na_values(na_values))
+                            format=input_format, na_values=parse_na_values(na_values), **dialect_options())
     except InvalidInput as e:
         raise fail(e, {"format": "--input-format"}) from None
     names = {"y_true": f"column {truth!r}"}
@@ -248,9 +308,17 @@ def progress_bar(fmt: str, what: str) -> tuple[Any, Callable[[int, int | None], 
     if fmt != "text" or not sys.stderr.isatty():
         return None, None
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.text import Text
 
-    bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
+    class Rows(ProgressColumn):
+        """Rows read, of rows expected when known (never "0/?")."""
+
+        def render(self, task: Any) -> Text:
+            done = f"{int(task.completed):,}"
+            return Text(f"{done} of {int(task.total):,} rows" if task.total else f"{done} rows")
+
+    bar = Progress(TextColumn(what), BarColumn(), Rows(), TimeRemainingColumn(), transient=True,
                    console=Console(stderr=True))
     task = bar.add_task(what, total=None)
 

@@ -12,8 +12,9 @@ from assay.cli.common import (
     UserError,
     emit,
     fail,
+    in_cli_words,
     picture_options,
-    output_options,
+    table_output_options,
     parse_pairs,
     parse_range,
     parse_size,
@@ -33,7 +34,7 @@ WHOLE_TABLE_FACTOR = 8
 """A file is read whole when eight times its size fits in the budget (the columns read, their
 conversions and the sorted keys hold several copies of it), else in batches."""
 
-NAMES = {"positive": "--positive", "seed": "--seed", "interval": "--interval", "method": "--interval",
+NAMES = {"y_score=": "--score", "allow_disjoint_labels=True": "--allow-disjoint-labels", "positive": "--positive", "seed": "--seed", "interval": "--interval", "method": "--interval",
          "threshold": "--threshold", "confidence": "--confidence", "beta": "--beta", "thresholds": "--at",
          "bootstrap": "--bootstrap", "labels": "--proba", "costs": "--costs", "prevalence": "--prevalence",
          "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval", "roc_bins": "--roc-bins",
@@ -92,6 +93,9 @@ def register(cli: click.Group) -> None:
               help="A confusion matrix CSV instead of predictions (first row: predicted classes; "
                    "first column: actual classes).")
 @click.option("--positive", metavar="LABEL", help="The positive class (two classes only).")
+@click.option("--allow-disjoint-labels", is_flag=True,
+              help="Accept --pred labels of which none is a class of --truth, or that look like scores "
+                   "(refused by default: the sign of a wrong column).")
 @click.option("--threshold", type=float, metavar="T",
               help="Predict positive iff score >= T (default 0.5 for probabilities).")
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="Confidence level.")
@@ -114,10 +118,10 @@ def register(cli: click.Group) -> None:
               help="regression: numeric predictions (MSE, MAE, relative errors, correlation); auto: regression "
                    "when the truth holds non-integer numbers.")
 @picture_options
-@output_options
+@table_output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
-           threshold: float | None, confidence: float, interval: str, beta: float, bootstrap: int, seed: int,
+           allow_disjoint_labels: bool, threshold: float | None, confidence: float, interval: str, beta: float, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
            memory: str | None, engine: str, task: str, html: str | None, plots: str | None, fmt: str,
@@ -177,6 +181,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                                              if v is not None})
             from assay.report.text import render_text
 
+            result = in_cli_words(result)
             write_pictures(result, html, plots)
             render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
             return
@@ -190,13 +195,16 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins),
                       **probabilities} if score else probabilities if proba else {}
             proba_columns = [c.strip() for c in proba.split(",") if c.strip()] if proba else None
+            labelled = {"allow_disjoint_labels": allow_disjoint_labels} if pred else {}
             result = _report_streamed(file, truth, pred, score, proba_columns, input_format, na_values, positive,
-                                      threshold, options, scored, fmt, parse_size(memory or DEFAULT_MEMORY, "--memory"))
+                                      threshold, {**options, **labelled}, scored, fmt,
+                                      parse_size(memory or DEFAULT_MEMORY, "--memory"))
             result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
                                                                "score": score, "proba": proba_columns}.items()
                                              if v is not None})
             from assay.report.text import render_text
 
+            result = in_cli_words(result)
             write_pictures(result, html, plots)
             render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
             return
@@ -214,14 +222,15 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins) if not pred else {}
         probabilistic = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                          "calibration_strategy": calibration} if not pred else {}
+        labelled = {"allow_disjoint_labels": allow_disjoint_labels} if pred else {}
         try:
             result = evaluate(data.truth, positive=positive, threshold=threshold, score_name=data.score_name,
-                              **data.kwargs, **options, **ranking, **probabilistic)
+                              **data.kwargs, **options, **ranking, **probabilistic, **labelled)
         except InvalidInput as e:
             raise fail(e, {**NAMES, **data.names, "calibration_bins": "--bins",
                            "calibration_strategy": "--calibration"}) from None
         source = data.source
-    result = replace(result, source=source)
+    result = in_cli_words(replace(result, source=source))
     from assay.report.text import render_text
 
     write_pictures(result, html, plots)
@@ -270,7 +279,7 @@ def _report_spark(file: str, truth: str, pred: str | None, score: str | None, in
 def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, proba: list[str] | None,
                      input_format: str | None, na_values: str | None, positive: str | None, threshold: float | None,
                      options: dict[str, Any], ranking: dict[str, Any], fmt: str, memory: int) -> Any:
-    from assay.cli.common import parse_na_values, progress_bar
+    from assay.cli.common import dialect_options, parse_na_values, progress_bar
     from assay.engines.files import evaluate_file
 
     if truth is None:
@@ -284,7 +293,8 @@ def _report_streamed(file: str, truth: str | None, pred: str | None, score: str 
         if bar is not None:
             bar.start()
         return evaluate_file(file, truth=truth, pred=pred, score=score, proba=proba, format=input_format,
-                             na_values=parse_na_values(na_values), progress=update, positive=positive,
+                             na_values=parse_na_values(na_values), **dialect_options(), progress=update,
+                             positive=positive,
                              threshold=threshold, memory=memory, **options, **ranking)
     except InvalidInput as e:
         raise fail(e, {**NAMES, "format": "--input-format", "calibration_bins": "--bins",
@@ -376,10 +386,11 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
         if proba or not score or not truth:
             raise UserError("data read in batches takes --truth and --score (--proba needs the whole table)")
         from assay.engines.files import rank_file
-        from assay.cli.common import parse_na_values
+        from assay.cli.common import dialect_options, parse_na_values
 
         try:
             r = rank_file(file, truth=truth, score=score, format=input_format, na_values=parse_na_values(na_values),
+                          **dialect_options(),
                           positive=positive, costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
                           prevalence=prevalence, roc_bins=roc_bins,
                           memory=parse_size(memory or DEFAULT_MEMORY, "--memory"))

@@ -31,6 +31,8 @@ def evaluate_file(
     proba: Sequence[str] | None = None,
     format: str | None = None,
     na_values: Sequence[str] | None = None,
+    delimiter: str | None = None,
+    decimal: str | None = None,
     progress: Callable[[int, int | None], None] | None = None,
     memory: int | None = DEFAULT_MEMORY,
     **options: Any,
@@ -49,8 +51,9 @@ def evaluate_file(
         The column of predicted classes, or of scores of the positive class.
     proba : sequence of str
         Or the columns of class probabilities, each named after its class (one of the three).
-    format, na_values
-        As for :func:`assay.io.tables.read_columns`.
+    format, na_values, delimiter, decimal
+        As for :func:`assay.io.tables.read_columns` (a CSV part's delimiter and decimal mark are
+        sniffed from it unless given).
     progress : callable (rows read, rows expected or None), optional
     memory : int, default 2 GiB
         The memory budget in bytes: a score summary larger than what it leaves
@@ -72,7 +75,8 @@ def evaluate_file(
     if proba is not None and len(proba) < 2:
         raise InvalidInput("needs at least two columns, one per class", field="proba")
     batches = scan(source, text_columns=[truth] + ([pred] if pred else []),
-                   number_columns=[score] if score else (proba or []), format=format, na_values=na_values)
+                   number_columns=[score] if score else (proba or []), format=format, na_values=na_values,
+                   delimiter=delimiter, decimal=decimal)
     expected = batches.rows_expected
 
     def columns() -> Iterable[tuple[str, int, Any, Any]]:
@@ -106,7 +110,8 @@ def summary_budget(memory: int | None) -> int | None:
 
 
 def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
-              na_values: Sequence[str] | None = None, positive: Any = None, confidence: float = 0.95,
+              na_values: Sequence[str] | None = None, delimiter: str | None = None, decimal: str | None = None,
+              positive: Any = None, confidence: float = 0.95,
               costs: Costs | Mapping[str, float] | None = None, prevalence: float | None = None,
               fpr_range: tuple[float, float] | None = None, lift_depth: float = 0.1,
               roc_bins: int | None = None, memory: int | None = DEFAULT_MEMORY) -> Any:
@@ -115,7 +120,8 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
     from assay.checks import check_confidence
 
     confidence = check_confidence(confidence)
-    batches = scan(source, text_columns=[truth], number_columns=[score], format=format, na_values=na_values)
+    batches = scan(source, text_columns=[truth], number_columns=[score], format=format, na_values=na_values,
+                   delimiter=delimiter, decimal=decimal)
     items = ((b.part, b.first_row, b.columns[truth], b.columns[score]) for b in batches)
     names = {"y_true": f"column {truth!r}", "y_score": f"column {score!r}"}
     summary, _, _, _ = oriented_summary(items, names, None, positive, score, summary_budget(memory))

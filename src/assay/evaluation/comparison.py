@@ -18,7 +18,7 @@ import numpy as np
 
 from assay.errors import InvalidInput
 from assay.evaluation.display import Displayable
-from assay.evaluation.evaluate import evaluate, predictions
+from assay.evaluation.evaluate import evaluate, positive_class, predictions
 from assay.evaluation.result import Evaluation
 from assay.checks import check_confidence
 
@@ -66,10 +66,11 @@ class Comparison(Displayable):
 
 def compare(
     y_true: Any,
-    a: dict[str, Any],
-    b: dict[str, Any],
+    a: Any,
+    b: Any,
     *,
     names: tuple[str, str] = ("A", "B"),
+    pos_label: Any = None,
     positive: Any = None,
     threshold: float | None = None,
     confidence: float = 0.95,
@@ -82,9 +83,12 @@ def compare(
     ----------
     y_true : array-like of shape (n,)
         The actual classes, one per instance, shared by both.
-    a, b : mapping
-        Each model's predictions as the keyword ``evaluate`` takes: ``{"y_pred": ...}``,
+    a, b : array-like or mapping
+        Each model's predicted labels (``compare(y_true, pred_a, pred_b)``), or its
+        predictions as the keyword ``evaluate`` takes: ``{"y_pred": ...}``,
         ``{"y_score": ...}`` or ``{"y_proba": ...}``.
+    pos_label : label, optional
+        The positive class (``positive`` is the same).
     names : (str, str)
     positive, threshold, confidence, bootstrap, seed
         As for :func:`evaluate`.
@@ -102,6 +106,9 @@ def compare(
 
     confidence = check_confidence(confidence)
     names = _check_names(names)
+    positive = positive_class(positive, pos_label)
+    # predicted labels given as they are, as scikit-learn's metrics take them
+    a, b = (spec if isinstance(spec, Mapping) else {"y_pred": spec} for spec in (a, b))
     for spec, field_name in ((a, "a"), (b, "b")):
         if not (isinstance(spec, Mapping) and len(spec) == 1 and set(spec) <= {"y_pred", "y_score", "y_proba"}):
             raise InvalidInput("expected one model's predictions as {'y_pred': ...}, {'y_score': ...} or "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -79,11 +80,12 @@ def _require_two_classes(true_codes: np.ndarray, labels: tuple[str, ...], field:
 
 def evaluate(
     y_true: Any,
-    *,
     y_pred: Any = None,
+    *,
     y_score: Any = None,
     y_proba: Any = None,
     labels: Sequence[Any] | None = None,
+    pos_label: Any = None,
     positive: Any = None,
     threshold: float | None = None,
     confidence: float = 0.95,
@@ -102,10 +104,12 @@ def evaluate(
     calibration_bins: int = 10,
     calibration_strategy: str = "uniform",
     roc_bins: int | None = None,
+    allow_disjoint_labels: bool = False,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
-    Give the truth and exactly one of ``y_pred``, ``y_score`` or ``y_proba``.
+    Give the truth and exactly one of ``y_pred`` (the second argument, as in scikit-learn's
+    metrics), ``y_score`` or ``y_proba``.
 
     Parameters
     ----------
@@ -125,11 +129,11 @@ def evaluate(
         probability >= ``threshold``.
     labels : sequence, optional
         The classes in the order wanted; classes absent from the data are kept.
-    positive : label, optional
-        The positive class of a two-class problem. By default: the class a
-        ``y_score`` series is named after, else the one label that reads as
-        positive (1, true, yes, pos, ...), else the second in sorted order. The
-        result's ``notes`` say which rule chose it.
+    pos_label : label, optional
+        The positive class of a two-class problem (scikit-learn's name; ``positive``
+        is the same). By default: the class a ``y_score`` series is named after,
+        else the one label that reads as positive (1, true, yes, pos, ...), else the
+        second in sorted order. The result's ``notes`` say which rule chose it.
     threshold : float, optional
         For ``y_score`` and two-class ``y_proba``; default 0.5 for scores within
         [0, 1], and required for other scores.
@@ -176,6 +180,11 @@ def evaluate(
         (as Spark's ``BinaryClassificationMetrics(numBins=...)``) before the ranking
         analysis, which then says it is approximate and bounds the AUC's error.
         By default every distinct score is kept: exact.
+    allow_disjoint_labels : bool, default False
+        Predicted labels are refused when none is a class of the truth (0/1 against
+        benign/malignant), or when they look like scores (many distinct numbers that
+        are not whole and not classes of the truth): the usual sign of a wrong column.
+        True accepts them (or give ``labels``).
 
     Returns
     -------
@@ -203,8 +212,9 @@ def evaluate(
     """
     confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
     prepared, pred_codes, used_threshold = predictions(
-        y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
-        threshold=threshold, score_name=score_name)
+        y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels,
+        positive=positive_class(positive, pos_label), threshold=threshold, score_name=score_name,
+        allow_disjoint_labels=allow_disjoint_labels)
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels)
     del pred_codes  # as long as the input: not kept while the rest is computed
     result = _evaluation(cm, prepared.positive, used_threshold, confidence, interval, beta, settings,
@@ -245,6 +255,7 @@ def predictions(
     positive: Any = None,
     threshold: float | None = None,
     score_name: str | None = None,
+    allow_disjoint_labels: bool = False,
 ) -> tuple[_Prepared, np.ndarray, float | None]:
     """Validated inputs, the predicted class codes, and the threshold used (None for labels).
 
@@ -252,7 +263,7 @@ def predictions(
     the instances themselves.
     """
     prepared = _prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
-                        score_name=score_name)
+                        score_name=score_name, allow_disjoint_labels=allow_disjoint_labels)
     if prepared.scores is not None:
         used = _resolve_threshold(threshold, prepared.scores)
         p = prepared.labels.index(prepared.positive)
@@ -294,8 +305,55 @@ class _Prepared:
         return ScoreCounts.from_arrays(self.true_codes == p, self.scores, labels=(self.labels[1 - p], self.positive))
 
 
+def positive_class(positive: Any, pos_label: Any) -> Any:
+    """The positive class given as ``pos_label`` (scikit-learn's name) or ``positive`` (the same)."""
+    if pos_label is not None and positive is not None and pos_label != positive:
+        raise InvalidInput(f"pos_label={pos_label!r} and positive={positive!r} name the same thing: give one",
+                           field="pos_label")
+    return pos_label if pos_label is not None else positive
+
+
+SCORE_LIKE = 10
+"""Distinct predicted values, not classes of the truth and not whole numbers, from which predicted labels
+are taken for scores given by mistake."""
+
+
+def _check_predicted_labels(labels: Sequence[str], true_codes: np.ndarray, pred_codes: np.ndarray) -> None:
+    k = len(labels)
+    check_predicted_labels(labels, np.bincount(true_codes, minlength=k) > 0, np.bincount(pred_codes, minlength=k) > 0)
+
+
+def check_predicted_labels(labels: Sequence[str], in_truth: np.ndarray, in_pred: np.ndarray) -> None:
+    """Refuse predictions that cannot be labels of these classes: scores or probabilities given as labels
+    (many distinct numbers that are not whole and not classes of the truth), or labels of which none is
+    a class of the truth (0/1 against benign/malignant). ``in_truth``, ``in_pred``: whether each label
+    occurs in the truth, in the predictions."""
+    foreign = [labels[c] for c in np.flatnonzero(in_pred & ~in_truth)]
+
+    def fractional(label: str) -> bool:
+        try:
+            value = float(label)
+        except ValueError:
+            return False
+        return math.isfinite(value) and not value.is_integer()
+
+    numbers = sum(fractional(label) for label in foreign)
+    if numbers >= SCORE_LIKE and numbers * 2 > int(in_pred.sum()):
+        raise InvalidInput(f"holds {int(in_pred.sum()):,} distinct values, {numbers:,} of them numbers that are not "
+                           f"classes of the truth: scores or probabilities? give them as {{option:y_score}}",
+                           field="y_pred")
+    if not (in_pred & in_truth).any():
+        def some(names: list[str]) -> str:
+            return ", ".join(names[:6]) + (f", ... ({len(names):,} in all)" if len(names) > 6 else "")
+
+        truth = [labels[c] for c in np.flatnonzero(in_truth)]
+        raise InvalidInput(f"no predicted label is a class of the truth: the truth has {some(truth)}; the "
+                           f"predictions have {some(foreign)} (if that is right, {{option:allow_disjoint_labels=True}})",
+                           field="y_pred")
+
+
 def _prepare(y_true: Any, *, y_pred: Any, y_score: Any, y_proba: Any, labels: Sequence[Any] | None,
-             positive: Any, score_name: str | None) -> _Prepared:
+             positive: Any, score_name: str | None, allow_disjoint_labels: bool = False) -> _Prepared:
     given = [name for name, v in (("y_pred", y_pred), ("y_score", y_score), ("y_proba", y_proba)) if v is not None]
     if len(given) != 1:
         raise InvalidInput("give exactly one of y_pred, y_score or y_proba" +
@@ -303,6 +361,8 @@ def _prepare(y_true: Any, *, y_pred: Any, y_score: Any, y_proba: Any, labels: Se
     if y_pred is not None:
         enc = encode_labels({"y_true": y_true, "y_pred": y_pred}, labels=labels)
         all_labels, true_codes = enc.labels, enc.codes["y_true"]
+        if labels is None and not allow_disjoint_labels:
+            _check_predicted_labels(enc.labels, true_codes, enc.codes["y_pred"])
         _require_two_classes(true_codes, all_labels)
         chosen, notes = _positive_of(all_labels, positive)
         return _Prepared(all_labels, true_codes, chosen, notes, pred_codes=enc.codes["y_pred"])
@@ -354,10 +414,11 @@ def _positive_of(labels: tuple[str, ...], positive: Any) -> tuple[str | None, tu
 
 def rank(
     y_true: Any,
-    *,
     y_score: Any = None,
+    *,
     y_proba: Any = None,
     labels: Sequence[Any] | None = None,
+    pos_label: Any = None,
     positive: Any = None,
     score_name: str | None = None,
     confidence: float = 0.95,
@@ -379,8 +440,8 @@ def rank(
     (0.5833, [0.0, 0.0, 0.5, 1.0, 1.0])
     """
     confidence = check_confidence(confidence)
-    prepared = _prepare(y_true, y_pred=None, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
-                        score_name=score_name)
+    prepared = _prepare(y_true, y_pred=None, y_score=y_score, y_proba=y_proba, labels=labels,
+                        positive=positive_class(positive, pos_label), score_name=score_name)
     if prepared.scores is None:
         raise InvalidInput("ranking curves need two classes with scores", field="y_proba")
     return analyse_scores(prepared.summary(), confidence=confidence, costs=_as_costs(costs),

@@ -240,6 +240,12 @@ class RankingAnalysis(Displayable):
 
     # output -----------------------------------------------------------------
 
+    def to_frame(self) -> Any:
+        """The estimates (AUC, Gini, average precision, PR AUC, lift) as a tidy pandas DataFrame."""
+        from assay.evaluation.tidy import to_frame
+
+        return to_frame(self)
+
     def to_dict(self) -> dict[str, Any]:
         hull = self.hull()
         return {

@@ -95,6 +95,13 @@ class RegressionEvaluation:
         """``result["rmse"]`` is ``result.metrics["rmse"]``."""
         return self.metrics[name]
 
+    def to_frame(self) -> Any:
+        """Every error with its interval as a tidy pandas DataFrame (section, metric, group, value, low,
+        high, method, note)."""
+        from assay.evaluation.tidy import to_frame
+
+        return to_frame(self)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (full precision; null for undefined values)."""
         return {

@@ -63,10 +63,21 @@ class Evaluation(Displayable):
         return self.analysis.tests
 
     def __getitem__(self, name: str) -> Estimate:
-        """``result["recall"]`` is ``result.metrics["recall"]``."""
-        return self.analysis.metrics[name]
+        """``result["recall"]`` is ``result.metrics["recall"]``; an unknown name is a KeyError that lists
+        the names there are."""
+        try:
+            return self.analysis.metrics[name]
+        except KeyError:
+            raise KeyError(f"no metric {name!r}; the metrics are: {', '.join(self.analysis.metrics)}") from None
 
     # output -------------------------------------------------------------------
+
+    def to_frame(self) -> Any:
+        """Every estimate as a tidy pandas DataFrame: section, metric, group (the class, or the
+        average), value, low, high, method, note: one row per number."""
+        from assay.evaluation.tidy import to_frame
+
+        return to_frame(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``assay report`` (full precision; null for undefined)."""

@@ -36,6 +36,7 @@ from assay.evaluation.evaluate import (
     _check_prevalence,
     _evaluation,
     _resolve_threshold,
+    check_predicted_labels,
     choose_positive,
 )
 from assay.evaluation.multiclass_ranking import analyse_multiclass_counts
@@ -78,6 +79,7 @@ def evaluate_batches(
     calibration_strategy: str = "uniform",
     roc_bins: int | None = None,
     memory: int | None = None,
+    allow_disjoint_labels: bool = False,
 ) -> Evaluation:
     """Evaluate predictions given as batches of (truth, prediction) columns.
 
@@ -114,8 +116,14 @@ def evaluate_batches(
     names = dict(names or {})
     fixed = None if labels is None else list(encode_labels({"labels": list(labels)}, labels=list(labels)).labels)
     if kind == "y_pred":
-        return evaluate_confusion_counts(_confusion_of(batches, names, fixed), positive=positive,
-                                         confidence=confidence, interval=interval, beta=beta, settings=settings)
+        cm = _confusion_of(batches, names, fixed)
+        if fixed is None and not allow_disjoint_labels:
+            try:
+                check_predicted_labels(cm.labels, np.asarray(cm.actual_totals) > 0, np.asarray(cm.predicted_totals) > 0)
+            except InvalidInput as e:
+                raise InvalidInput(e.problem, field=names.get("y_pred", "y_pred")) from None
+        return evaluate_confusion_counts(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
+                                         settings=settings)
     if memory is not None:
         memory = check_integer(memory, "memory", low=1)
     if kind == "y_proba":

@@ -211,12 +211,78 @@ def _tested_index(run: Any, model: str) -> np.ndarray:
     return np.flatnonzero(np.bincount(np.asarray(run.out_of_fold(model).index), minlength=len(run.y_codes)))
 
 
+def _columns_of(data: Any) -> Mapping[str, Any]:
+    """A table's columns: a mapping as it is, a pandas or polars data frame by its column names."""
+    if isinstance(data, Mapping):
+        return data
+    if hasattr(data, "columns") and not isinstance(data, np.ndarray):
+        return {str(c): data[c] for c in data.columns}
+    raise InvalidInput(f"expected a table (a dict of columns, or a pandas or polars data frame), got "
+                       f"{type(data).__name__}", field="data")
+
+
+def _table_of(X: Any, y: Any) -> tuple[dict[str, Any], str]:
+    """X (a 2-d array, or a data frame) and y as one table, and the name of its target column."""
+    if hasattr(X, "columns") and not isinstance(X, np.ndarray):
+        columns = dict(_columns_of(X))
+    else:
+        try:
+            matrix = np.asarray(X)
+        except Exception:  # noqa: BLE001 - anything that is not an array
+            raise InvalidInput(f"expected a 2-d array or a data frame, got {type(X).__name__}", field="X") from None
+        if matrix.ndim != 2:
+            raise InvalidInput(f"expected a 2-d array (n instances, p features), got shape {matrix.shape}", field="X")
+        columns = {f"x{j}": matrix[:, j] for j in range(matrix.shape[1])}
+    target = "y"
+    while target in columns:
+        target = f"_{target}"
+    if hasattr(y, "to_numpy"):
+        y = y.to_numpy()
+    columns[target] = y
+    return columns, target
+
+
+def _splits_of(cv: Any, features: Any, y: np.ndarray, groups: Any, seed: int, stratify: bool,
+               labels: tuple[str, ...], folds: int, repeats: int | None) -> tuple[Any, str]:
+    """The parts of ``cv`` (a number of folds, or a scikit-learn splitter object), and the method they follow:
+    k-fold cross-validation when the test parts are disjoint, else repeated holdout (the mean over parts)."""
+    from assay.protocols.splits import Split, Splits, make_splits
+
+    if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
+        return make_splits("cv", y, folds=int(cv), seed=seed, stratify=stratify, labels=labels), "cv"
+    if isinstance(cv, str) or not hasattr(cv, "split"):
+        raise InvalidInput(f"expected a number of folds or a scikit-learn splitter (with .split), got {cv!r}",
+                           field="cv")
+    if groups is not None:
+        groups = np.asarray(groups)
+        if len(groups) != len(y):
+            raise InvalidInput(f"has {len(groups)} values but y has {len(y)}", field="groups")
+    try:
+        parts = [(np.asarray(train), np.asarray(test)) for train, test in cv.split(features.X, y, groups)]
+    except (ValueError, TypeError) as e:
+        raise InvalidInput(f"{type(cv).__name__} cannot split these data: {e}", field="cv") from None
+    if not parts or any(len(train) == 0 or len(test) == 0 for train, test in parts):
+        raise InvalidInput(f"{type(cv).__name__} gave an empty training or test part", field="cv")
+    tested = np.concatenate([test for _, test in parts])
+    disjoint = len(np.unique(tested)) == len(tested)
+    method = "cv" if disjoint else "repeated-holdout"
+    splits = Splits(method, {"splitter": repr(cv), "parts": len(parts)},
+                    tuple(Split(train, test, 0 if disjoint else i, i if disjoint else 0)
+                          for i, (train, test) in enumerate(parts)))
+    return splits, method
+
+
 def validate(
-    data: Mapping[str, Any] | None = None,
+    model: Any = None,
+    X: Any = None,
+    y: Any = None,
     *,
+    cv: Any = None,
+    groups: Any = None,
+    data: Any = None,
     target: str | None = None,
     dataset: str | None = None,
-    models: Sequence[str] = ("decision-tree",),
+    models: Sequence[Any] | None = None,
     method: str = "cv",
     folds: int = 10,
     repeats: int | None = None,
@@ -233,19 +299,35 @@ def validate(
 ) -> Validation:
     """Estimate learners' error on a data set with a protocol, and compare them.
 
+    As scikit-learn's ``cross_validate``: ``validate(estimator, X, y, cv=...)``; or with a table
+    and its target column (``validate(data, target="y", models=[...])``), or a bundled data set.
+
     Parameters
     ----------
-    data : mapping of column name to values, optional
-        A table (a dict of columns, or a pandas/polars data frame's columns) with
-        the class in ``target``; or give ``dataset``.
+    model : estimator or str, optional
+        One model: a scikit-learn classifier or Pipeline (cloned for every training part,
+        never fitted in place), a short name or an import path. (A table given here, as
+        the first argument, is read as ``data``.)
+    X, y : optional
+        The inputs (a numpy array, a pandas or polars data frame) and the classes.
+    cv : int or splitter, optional
+        The folds of k-fold cross-validation, or any scikit-learn splitter object
+        (``StratifiedKFold(5, shuffle=True)``, ``GroupKFold`` with ``groups``,
+        ``TimeSeriesSplit``, ``ShuffleSplit``, ...): its parts are used as they are
+        (instances it never tests are left out of the report, and said so).
+    groups : array-like, optional
+        The groups of a group splitter.
+    data : mapping of column name to values, or a pandas/polars data frame, optional
+        A table with the class in ``target``; or give ``dataset``.
     target : str
         The column of classes in ``data``.
     dataset : {"breast-cancer", "iris", "wine", "digits"}, optional
         A real data set that scikit-learn ships.
-    models : sequence of str
-        Learners by short name (zero-r, decision-tree, naive-bayes, knn, logistic,
-        svm, random-forest, bagging, adaboost) or by import path
-        ("sklearn.ensemble.ExtraTreesClassifier"); all run on the same splits.
+    models : sequence of str or estimators, optional
+        Several models, all run on the same splits: short names (zero-r, decision-tree,
+        naive-bayes, knn, logistic, svm, random-forest, bagging, adaboost), import paths
+        ("sklearn.ensemble.ExtraTreesClassifier") or estimator objects. Default: ``model``,
+        else a decision tree.
     method : str, default "cv"
         resubstitution, holdout, repeated-holdout, cv, repeated-cv, loo, bootstrap,
         bootstrap632, bootstrap632plus or train-val-test.
@@ -273,16 +355,34 @@ def validate(
     from assay.protocols.run import run_protocol
     from assay.protocols.splits import make_splits
 
+    from assay.protocols.learners import is_estimator, model_name
+
     confidence = check_confidence(confidence)
     check_resamples(bootstrap)
     seed = check_seed(seed)
     check_integer(jobs, "jobs", low=-1)
-    if isinstance(models, str) or not isinstance(models, Sequence) or \
-            not all(isinstance(m, str) for m in models):
-        raise InvalidInput(f"expected a list of model names, e.g. ['decision-tree', 'naive-bayes'], got {models!r}",
-                           field="models")
+    if model is not None and not isinstance(model, str) and not is_estimator(model):
+        if X is not None and y is None and not isinstance(model, Mapping):  # validate(X, y): no model named
+            model, X, y = None, model, X
+        else:  # validate(table, target=...): the table, first
+            if data is not None:
+                raise InvalidInput("give the table once (data=)", field="data")
+            model, data = None, model
+    if models is None:
+        models = [model] if model is not None else ["decision-tree"]
+    elif model is not None:
+        raise InvalidInput("give one model or a list of models (models=), not both", field="model")
+    if isinstance(models, str) or is_estimator(models) or not isinstance(models, Sequence) or \
+            not all(isinstance(m, str) or is_estimator(m) for m in models):
+        raise InvalidInput(f"expected a list of model names or scikit-learn estimators, e.g. ['decision-tree', "
+                           f"'naive-bayes'], got {models!r}", field="models")
     if dataset is not None and not isinstance(dataset, str):
         raise InvalidInput(f"expected the name of a bundled data set, got {dataset!r}", field="dataset")
+    if X is not None or y is not None:
+        if X is None or y is None or data is not None or dataset is not None:
+            raise InvalidInput("give X and y together, or a table with its target column, or a bundled data set",
+                               field="X")
+        data, target = _table_of(X, y)
     if (data is None) == (dataset is None):
         raise InvalidInput("give a table (with its target column) or a bundled data set, not both", field="dataset")
     if dataset is not None:
@@ -291,15 +391,25 @@ def validate(
     else:
         if target is None:
             raise InvalidInput("name the column of classes", field="target")
-        features, y_labels = features_from_columns(data, target=target)
+        features, y_labels = features_from_columns(_columns_of(data), target=target)
         source = "the table"
-    labels, y = encode_target(y_labels, field=target or "y")
-    names = list(dict.fromkeys(models))
+    labels, y_codes = encode_target(y_labels, field=target or "y")
+    specs: dict[str, Any] = {}
+    for m in models:
+        name = model_name(m)
+        while name in specs and specs[name] is not m:
+            name = f"{name}'"
+        specs[name] = m
+    names = list(specs)
     if not names:
         raise InvalidInput("give at least one model", field="model")
-    splits = make_splits(method, y, folds=folds, repeats=repeats, test_size=test_size, seed=seed, stratify=stratify,
-                         labels=labels)
-    run = run_protocol(features, y, labels, {m: m for m in names}, splits, seed=seed, params=params or {},
+    if cv is not None:
+        splits, method = _splits_of(cv, features, y_codes, groups, seed, stratify, labels, folds, repeats)
+    else:
+        splits = make_splits(method, y_codes, folds=folds, repeats=repeats, test_size=test_size, seed=seed,
+                             stratify=stratify, labels=labels)
+    y = y_codes
+    run = run_protocol(features, y, labels, specs, splits, seed=seed, params=params or {},
                        grids=grids, jobs=jobs, progress=progress, method=method)
     k = len(labels)
     notes: list[str] = []
@@ -319,7 +429,7 @@ def validate(
         correct = (predicted == y[index]).astype(np.int8)
         scores = proba[:, labels.index(report.positive)] if proba is not None and report.positive else None
         tuned = [p.tuned for p in run.parts(m) if getattr(p, "tuned", None)]
-        results[m] = ModelValidation(m, learner_title(m), report, method_estimate(run, m), fold_metrics(run, m),
+        results[m] = ModelValidation(m, learner_title(specs[m]), report, method_estimate(run, m), fold_metrics(run, m),
                                      predicted, correct, scores, tuned)
     comparisons = _comparisons(run, method, results, dict(splits.settings), confidence, seed, bootstrap) \
         if len(names) > 1 else []

@@ -35,6 +35,7 @@ from assay.io.tables import (
     _open_source,
     _read_jsonl,
     detect_format,
+    sniff_dialect,
 )
 
 __all__ = ["Batch", "Scan", "scan", "parts_of"]
@@ -68,11 +69,14 @@ class Scan:
     number_columns: tuple[str, ...]
     format: str | None
     na_values: tuple[str, ...] | None
+    delimiter: str | None = None
+    decimal: str | None = None
 
     def __iter__(self) -> Iterator[Batch]:
         wanted = list(dict.fromkeys([*self.text_columns, *self.number_columns]))
         for part in self.parts:
-            yield from _batches(part, wanted, set(self.text_columns), self.format, self.na_values)
+            yield from _batches(part, wanted, set(self.text_columns), self.format, self.na_values,
+                                (self.delimiter, self.decimal))
 
 
 def parts_of(source: str) -> tuple[str, ...]:
@@ -102,13 +106,15 @@ def parts_of(source: str) -> tuple[str, ...]:
 
 
 def scan(source: str, *, text_columns: Sequence[str] = (), number_columns: Sequence[str] = (),
-         format: str | None = None, na_values: Sequence[str] | None = None) -> Scan:
-    """The batches of a file, a directory of parts or a glob (iterate the result; it can be read again)."""
+         format: str | None = None, na_values: Sequence[str] | None = None, delimiter: str | None = None,
+         decimal: str | None = None) -> Scan:
+    """The batches of a file, a directory of parts or a glob (iterate the result; it can be read again).
+    CSV parts' delimiter and decimal mark are sniffed from each part unless given."""
     if format is not None and format not in TABLE_FORMATS:
         raise InvalidInput(f"{format!r} is not one of the formats {list(TABLE_FORMATS)}", field="format")
     parts = parts_of(source)
     return Scan(parts, _rows_expected(parts), tuple(text_columns), tuple(number_columns), format,
-                None if na_values is None else tuple(na_values))
+                None if na_values is None else tuple(na_values), delimiter, decimal)
 
 
 def _rows_expected(parts: Sequence[str]) -> int | None:
@@ -127,7 +133,7 @@ def _rows_expected(parts: Sequence[str]) -> int | None:
 
 
 def _batches(part: str, wanted: list[str], text: set[str], format: str | None,
-             na_values: Sequence[str] | None) -> Iterator[Batch]:
+             na_values: Sequence[str] | None, dialect: tuple[str | None, str | None] = (None, None)) -> Iterator[Batch]:
     import pyarrow as pa
 
     src = _open_source(part)
@@ -135,7 +141,7 @@ def _batches(part: str, wanted: list[str], text: set[str], format: str | None,
     row = 1
     try:
         with _interruptible():
-            for record_batch in _record_batches(src, fmt, wanted, text, na_values):
+            for record_batch in _record_batches(src, fmt, wanted, text, na_values, dialect):
                 columns = {}
                 for name in wanted:
                     column = record_batch.column(name)
@@ -159,23 +165,25 @@ def _batches(part: str, wanted: list[str], text: set[str], format: str | None,
 
 
 def _record_batches(src: Any, fmt: str, wanted: list[str], text: set[str],
-                    na_values: Sequence[str] | None) -> Iterator[Any]:
+                    na_values: Sequence[str] | None,
+                    dialect: tuple[str | None, str | None] = (None, None)) -> Iterator[Any]:
     import pyarrow as pa
 
     if fmt in ("csv", "tsv"):
         from pyarrow import csv
 
-        parse = csv.ParseOptions(delimiter="\t" if fmt == "tsv" else ",")
+        dialect = sniff_dialect(src.head, fmt, delimiter=dialect[0], decimal=dialect[1])
+        parse = dialect.parse_options()
         block = max(_csv_block(src), 1 << 22)
-        names = csv.open_csv(src.open(), read_options=csv.ReadOptions(block_size=block),
+        names = csv.open_csv(src.open(), read_options=dialect.read_options(block_size=block),
                              parse_options=parse).schema.names
         _check_names(names, wanted, src.name)
-        reader = csv.open_csv(src.open(), read_options=csv.ReadOptions(block_size=block), parse_options=parse,
+        reader = csv.open_csv(src.open(), read_options=dialect.read_options(block_size=block), parse_options=parse,
                               convert_options=csv.ConvertOptions(
                                   include_columns=wanted,
                                   column_types={name: pa.string() for name in wanted if name in text},
                                   null_values=list(NA_VALUES if na_values is None else na_values),
-                                  strings_can_be_null=True))
+                                  strings_can_be_null=True, decimal_point=dialect.decimal))
         yield from reader
     elif fmt == "parquet":
         import io

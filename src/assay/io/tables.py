@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -172,6 +173,8 @@ def read_columns(
     number_columns: Sequence[str] = (),
     format: str | None = None,
     na_values: Sequence[str] | None = None,
+    delimiter: str | None = None,
+    decimal: str | None = None,
 ) -> ColumnData:
     """Read the named columns of a table.
 
@@ -192,6 +195,9 @@ def read_columns(
         The CSV and TSV cells that mean a missing value (default :data:`NA_VALUES`:
         the empty cell, "NA", "null", "nan", ...). ``[""]`` lets a class be
         called "NA".
+    delimiter, decimal : str, optional
+        For CSV: the delimiter and the decimal mark, sniffed by default (:func:`sniff_dialect`:
+        a semicolon-separated file with decimal commas, a byte-order mark, Windows-1252 text).
 
     Raises
     ------
@@ -210,7 +216,8 @@ def read_columns(
     try:
         with _interruptible():
             if fmt in ("csv", "tsv"):
-                table = _read_csv(src, fmt, wanted, set(text_columns), nulls)
+                dialect = sniff_dialect(src.head, fmt, delimiter=delimiter, decimal=decimal)
+                table = _read_csv(src, fmt, wanted, set(text_columns), nulls, dialect)
             elif fmt == "parquet":
                 table = _read_parquet(src, wanted)
             else:
@@ -286,14 +293,77 @@ def _with_growing_blocks(read: Callable[[int], Any], start: int, source: str) ->
             block *= 4
 
 
-def _read_csv(src: _Source, fmt: str, wanted: list[str], text: set[str], nulls: list[str]) -> Any:
+@dataclass(frozen=True)
+class Dialect:
+    """How a CSV file is written: its delimiter, its decimal mark and its text encoding."""
+
+    delimiter: str = ","
+    decimal: str = "."
+    encoding: str = "utf8"
+
+    def read_options(self, **options: Any) -> Any:
+        from pyarrow import csv
+
+        return csv.ReadOptions(encoding=self.encoding, **options)
+
+    def parse_options(self) -> Any:
+        from pyarrow import csv
+
+        return csv.ParseOptions(delimiter=self.delimiter)
+
+
+DELIMITERS = (",", ";", "\t", "|")
+"""Delimiters sniffed in a CSV file's header: the most frequent outside quotes (a comma on ties)."""
+
+
+def sniff_dialect(head: bytes, fmt: str, *, delimiter: str | None = None, decimal: str | None = None) -> Dialect:
+    """The dialect of a CSV or TSV file from its first bytes, unless given.
+
+    The encoding is UTF-8 (a byte-order mark skipped) unless the bytes are not UTF-8, then
+    Windows-1252 (a superset of Latin-1, what spreadsheets write in Western Europe). The delimiter is
+    the most frequent of comma, semicolon, tab and bar in the header line, outside quotes (TSV: a tab).
+    The decimal mark is a comma when the delimiter is not and the lines below the header hold numbers
+    written with a decimal comma (``0,93``), as European spreadsheets write them.
+    """
+    try:
+        text = head.decode("utf-8")
+        encoding = "utf8"
+    except UnicodeDecodeError as e:
+        if e.start >= len(head) - 3:  # a character cut by the end of the head
+            text, encoding = head[:e.start].decode("utf-8"), "utf8"
+        else:
+            text, encoding = head.decode("cp1252", errors="replace"), "cp1252"
+    text = text.lstrip("\ufeff")
+    lines = text.splitlines()
+    if delimiter is None:
+        if fmt == "tsv":
+            delimiter = "\t"
+        else:
+            header = re.sub(r'"[^"]*"', "", lines[0] if lines else "")
+            counts = {d: header.count(d) for d in DELIMITERS}
+            delimiter = max(DELIMITERS, key=lambda d: (counts[d], d == ","))
+            if counts[delimiter] == 0:
+                delimiter = ","
+    if decimal is None:
+        decimal = "."
+        if delimiter != ",":
+            cells = [c.strip().strip('"') for line in lines[1:20] for c in line.split(delimiter)]
+            if any(re.fullmatch(r"[-+]?\d+,\d+", c) for c in cells) and \
+                    not any(re.fullmatch(r"[-+]?\d*\.\d+", c) for c in cells):
+                decimal = ","
+    return Dialect(delimiter, decimal, encoding)
+
+
+def _read_csv(src: _Source, fmt: str, wanted: list[str], text: set[str], nulls: list[str],
+              dialect: Dialect | None = None) -> Any:
     import pyarrow as pa
     from pyarrow import csv
 
-    parse = csv.ParseOptions(delimiter="\t" if fmt == "tsv" else ",")
+    dialect = dialect or sniff_dialect(src.head, fmt)
+    parse = dialect.parse_options()
 
     def names_of(block: int) -> list[str]:
-        return csv.open_csv(src.open(), read_options=csv.ReadOptions(block_size=block),
+        return csv.open_csv(src.open(), read_options=dialect.read_options(block_size=block),
                             parse_options=parse).schema.names
 
     try:
@@ -306,10 +376,11 @@ def _read_csv(src: _Source, fmt: str, wanted: list[str], text: set[str], nulls: 
         column_types={name: pa.string() for name in wanted if name in text},
         null_values=nulls,
         strings_can_be_null=True,
+        decimal_point=dialect.decimal,
     )
 
     def table_of(block: int) -> Any:
-        return csv.read_csv(src.open(), read_options=csv.ReadOptions(use_threads=True, block_size=block),
+        return csv.read_csv(src.open(), read_options=dialect.read_options(use_threads=True, block_size=block),
                             parse_options=parse, convert_options=convert)
 
     return _with_growing_blocks(table_of, _csv_block(src), src.name)
@@ -451,10 +522,12 @@ def read_table(path: str, *, format: str | None = None, required: Sequence[str] 
     try:
         with _interruptible():
             if fmt in ("csv", "tsv"):
-                parse = csv.ParseOptions(delimiter="\t" if fmt == "tsv" else ",")
+                dialect = sniff_dialect(src.head, fmt)
                 table = _with_growing_blocks(lambda block: csv.read_csv(
-                    src.open(), read_options=csv.ReadOptions(block_size=block), parse_options=parse,
-                    convert_options=csv.ConvertOptions(strings_can_be_null=True)), _csv_block(src), source)
+                    src.open(), read_options=dialect.read_options(block_size=block),
+                    parse_options=dialect.parse_options(),
+                    convert_options=csv.ConvertOptions(strings_can_be_null=True, decimal_point=dialect.decimal)),
+                    _csv_block(src), source)
             elif fmt == "parquet":
                 import pyarrow.parquet as pq
 

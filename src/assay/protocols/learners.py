@@ -16,7 +16,8 @@ from typing import Any
 from assay.errors import InvalidInput
 from assay.protocols.features import Features, preprocessor
 
-__all__ = ["LearnerSpec", "LEARNERS", "make_model", "make_estimator", "parse_params", "learner_title", "default_grid"]
+__all__ = ["LearnerSpec", "LEARNERS", "make_model", "make_estimator", "parse_params", "learner_title", "default_grid",
+           "is_estimator", "model_name"]
 
 
 @dataclass(frozen=True)
@@ -231,9 +232,17 @@ def make_estimator(name_or_path: str, *, seed: int = 0, params: Mapping[str, Any
         ``field="model"``: an unknown name, a path that does not import, or a
         class that is not a classifier; ``field="param"``: an unknown parameter.
     """
+    if is_estimator(name_or_path):  # the user's own estimator or Pipeline: a fresh, unfitted copy
+        from sklearn.base import clone
+
+        estimator = clone(name_or_path)
+        if not _is_classifier(estimator):
+            raise InvalidInput(f"{type(estimator).__name__} is not a classifier (a scikit-learn classifier has "
+                               "_estimator_type 'classifier', e.g. through ClassifierMixin)", field="model")
+        return _with_params(estimator, dict(params or {}), type(estimator).__name__), True
     if not isinstance(name_or_path, str) or not name_or_path.strip():
-        raise InvalidInput(f"expected a learner name {list(LEARNERS)} or an import path, got {name_or_path!r}",
-                           field="model")
+        raise InvalidInput(f"expected a learner name {list(LEARNERS)}, an import path or a scikit-learn "
+                           f"estimator, got {name_or_path!r}", field="model")
     name = name_or_path.strip()
     params = dict(params or {})
     if name in LEARNERS:
@@ -296,13 +305,33 @@ def make_model(
     return Pipeline([("features", preprocessor(features, scale=scaled)), ("model", estimator)])
 
 
-def learner_title(name_or_path: str) -> str:
-    """A name for people: the learner's title, or the class name of an import path."""
+def is_estimator(model: Any) -> bool:
+    """Whether ``model`` is an estimator object (scikit-learn's API: ``fit`` and ``get_params``), not a name."""
+    return not isinstance(model, str) and hasattr(model, "fit") and hasattr(model, "get_params")
+
+
+def model_name(model: Any) -> str:
+    """How a model is named in results: its short name or import path, or an estimator's class name (a
+    Pipeline's by its last step: ``Pipeline(LogisticRegression)``)."""
+    if not is_estimator(model):
+        return model
+    steps = getattr(model, "steps", None)
+    if steps:
+        return f"{type(model).__name__}({type(steps[-1][1]).__name__})"
+    return type(model).__name__
+
+
+def learner_title(name_or_path: Any) -> str:
+    """A name for people: the learner's title, or the class name of an import path or an estimator."""
+    if is_estimator(name_or_path):
+        return model_name(name_or_path)
     spec = LEARNERS.get(name_or_path)
     return spec.title if spec else name_or_path.rpartition(".")[2]
 
 
-def default_grid(name_or_path: str) -> dict[str, list[Any]]:
-    """The hyperparameter grid train-val-test tunes by default (empty for import paths)."""
+def default_grid(name_or_path: Any) -> dict[str, list[Any]]:
+    """The hyperparameter grid train-val-test tunes by default (empty for import paths and estimators)."""
+    if is_estimator(name_or_path):
+        return {}
     spec = LEARNERS.get(name_or_path)
     return {k: list(v) for k, v in spec.grid.items()} if spec else {}

@@ -1,0 +1,229 @@
+"""The API and CLI as a scikit-learn user reaches for them: positional truth and prediction, pos_label,
+compare(y, a, b), a KeyError that lists the metrics, and no garbage from a wrong column (a probability
+column given as labels, labels of which none is a class of the truth): exit 2, one line, nothing written."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import assay
+from assay import InvalidInput
+from assay.cli import main
+from assay.evaluation.stream import evaluate_batches
+
+rng = np.random.default_rng(7)
+N = 300
+Y = (rng.random(N) < 0.4).astype(int)
+P = np.round(np.clip(0.35 * Y + rng.random(N) * 0.65, 0, 1), 4)
+PRED = (P >= 0.5).astype(int)
+
+
+def test_truth_and_prediction_positional_as_in_scikit_learn():
+    assert assay.evaluate(Y, PRED).to_dict() == assay.evaluate(Y, y_pred=PRED).to_dict()
+    assert assay.rank(Y, P).to_dict() == assay.rank(Y, y_score=P).to_dict()
+
+
+def test_pos_label_is_positive():
+    labels = np.where(Y == 1, "sick", "well")
+    by_pos_label = assay.evaluate(labels, y_score=P, pos_label="sick")
+    assert by_pos_label.positive == "sick"
+    assert by_pos_label.to_dict() == assay.evaluate(labels, y_score=P, positive="sick").to_dict()
+    assert assay.evaluate(labels, y_score=P, pos_label="well").positive == "well"
+    assert assay.rank(labels, P, pos_label="well").summary.labels[1] == "well"
+    with pytest.raises(InvalidInput, match="name the same thing"):
+        assay.evaluate(labels, y_score=P, pos_label="sick", positive="well")
+
+
+def test_compare_takes_predicted_labels_as_they_are():
+    other = np.where(rng.random(N) < 0.1, 1 - PRED, PRED)
+    arrays = assay.compare(Y, PRED, other).to_dict()
+    assert arrays == assay.compare(Y, {"y_pred": PRED}, {"y_pred": other}).to_dict()
+    assert assay.compare(Y, PRED, other, pos_label=1).to_dict() == assay.compare(Y, PRED, other, positive=1).to_dict()
+
+
+def test_an_unknown_metric_is_a_key_error_that_lists_the_metrics():
+    r = assay.evaluate(Y, PRED)
+    with pytest.raises(KeyError, match="no metric 'recal'; the metrics are: .*recall"):
+        r["recal"]
+
+
+def test_scores_given_as_labels_are_refused_with_a_hint():
+    with pytest.raises(InvalidInput, match=r"numbers that are not classes of the truth.*give them as y_score="):
+        assay.evaluate(Y, P)
+    with pytest.raises(InvalidInput, match="give them as y_score="):
+        evaluate_batches([(Y[:100], P[:100]), (Y[100:], P[100:])], kind="y_pred")
+    # a few non-integer labels are labels: not refused
+    assay.evaluate([0.5, 1.5, 2.5, 0.5], [0.5, 1.5, 1.5, 0.5])
+
+
+def test_labels_of_which_none_is_a_class_of_the_truth_are_refused():
+    text = np.where(PRED == 1, "malignant", "benign")
+    with pytest.raises(InvalidInput, match=r"no predicted label is a class of the truth: the truth has 0, 1; "
+                                           r"the predictions have benign, malignant.*allow_disjoint_labels=True"):
+        assay.evaluate(Y, text)
+    r = assay.evaluate(Y, text, allow_disjoint_labels=True)
+    assert r.labels == ("0", "1", "benign", "malignant") and r["accuracy"].value == 0.0
+    assert assay.evaluate(Y, text, labels=[0, 1, "benign", "malignant"]).n == N  # labels given: as asked
+    with pytest.raises(InvalidInput, match="no predicted label"):
+        evaluate_batches([(Y, text)], kind="y_pred")
+    assert evaluate_batches([(Y, text)], kind="y_pred", allow_disjoint_labels=True).n == N
+
+
+@pytest.fixture
+def table(tmp_path):
+    path = tmp_path / "preds.csv"
+    pd.DataFrame({"y01": Y, "diagnosis": np.where(Y == 1, "malignant", "benign"), "p_malignant": P,
+                  "label_text": np.where(PRED == 1, "malignant", "benign")}).to_csv(path, index=False)
+    return path
+
+
+def _run(argv, capsys):
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_a_probability_column_given_as_labels(table, capsys, tmp_path):
+    target = tmp_path / "out.json"
+    status, out, err = _run(["report", str(table), "--truth", "diagnosis", "--pred", "p_malignant", "-o",
+                             str(target)], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1 and not target.exists()
+    assert "column 'p_malignant'" in err and "give them as --score" in err
+
+
+def test_cli_labels_that_do_not_meet(table, capsys, tmp_path):
+    status, out, err = _run(["report", str(table), "--truth", "y01", "--pred", "label_text"], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "the truth has 0, 1; the predictions have benign, malignant" in err and "--allow-disjoint-labels" in err
+    status, out, err = _run(["report", str(table), "--truth", "y01", "--pred", "label_text", "--allow-disjoint-labels",
+                             "--format", "json"], capsys)
+    assert status == 0, err
+    directory = tmp_path / "parts"
+    directory.mkdir()
+    pd.read_csv(table).to_csv(directory / "part-0.csv", index=False)
+    status, out, err = _run(["report", str(directory), "--truth", "y01", "--pred", "label_text"], capsys)
+    assert status == 2 and "--allow-disjoint-labels" in err and err.count("\n") == 1
+    status, out, err = _run(["report", str(directory), "--truth", "diagnosis", "--pred", "label_text"], capsys)
+    assert status == 0, err
+
+
+def test_the_progress_bar_never_shows_an_unknown_total(monkeypatch):
+    import sys
+
+    from assay.cli.common import progress_bar
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert progress_bar("text", "reading") == (None, None)  # not a terminal: no bar
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert progress_bar("json", "reading") == (None, None)
+    bar, update = progress_bar("text", "reading")
+    rows = bar.columns[2]
+    update(1200, None)
+    assert str(rows.render(bar.tasks[0])) == "1,200 rows"
+    update(1200, 5000)
+    assert str(rows.render(bar.tasks[0])) == "1,200 of 5,000 rows"
+
+
+def test_notes_name_the_cli_option_in_the_cli(tmp_path, capsys):
+    import json
+
+    path = tmp_path / "ab.csv"
+    path.write_text("y,p\na,0.9\nb,0.2\na,0.7\nb,0.4\n")
+    api = assay.evaluate(["a", "b", "a", "b"], y_score=[0.9, 0.2, 0.7, 0.4])
+    assert any("(choose with positive=)" in note for note in api.notes)
+    status, out, err = _run(["report", str(path), "--truth", "y", "--score", "p", "--format", "json"], capsys)
+    assert status == 0, err
+    notes = json.loads(out)["notes"]
+    assert any("(choose with --positive)" in note for note in notes) and not any("positive=" in n for n in notes)
+
+
+def test_to_frame_is_every_estimate_and_csv_is_the_same_table(table, capsys):
+    import csv
+    import io
+
+    r = assay.evaluate(Y, y_score=P, bootstrap=200)
+    frame = r.to_frame()
+    assert list(frame.columns) == ["section", "metric", "group", "value", "low", "high", "method", "note"]
+    d = r.to_dict()
+    recall = frame[(frame.section == "metrics") & (frame.metric == "recall")].iloc[0]
+    assert recall.value == d["metrics"]["recall"]["value"] and [recall.low, recall.high] == d["metrics"]["recall"]["ci"]
+    auc = frame[frame.metric == "roc_auc"].iloc[0]
+    assert auc.value == d["ranking"]["roc_auc"]["value"] and auc.method == "delong"
+    assert set(frame[frame.section == "per_class"].group) == {"0", "1"}
+    assert set(frame.section) == {"metrics", "per_class", "averages", "ranking", "probabilistic"}
+    assert assay.rank(Y, P).to_frame().metric.tolist()[:2] == ["roc_auc", "gini"]
+    multi = assay.evaluate(["a", "b", "c", "a", "b", "c"], y_proba=[[.8, .1, .1], [.2, .7, .1], [.3, .3, .4],
+                                                                    [.5, .4, .1], [.1, .8, .1], [.2, .2, .6]], labels=["a", "b", "c"])
+    assert "hand_till" in set(multi.to_frame().metric)
+    status, out, err = _run(["report", str(table), "--truth", "y01", "--score", "p_malignant", "--bootstrap", "200",
+                             "--format", "csv"], capsys)
+    assert status == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    via_cli = {(row["section"], row["metric"], row["group"]): row for row in rows}
+    assert len(rows) == len(frame)
+    row = via_cli[("metrics", "recall", "")]
+    assert float(row["value"]) == recall.value and float(row["low"]) == recall.low and row["method"] == "wilson"
+
+
+# validate as scikit-learn's cross_validate: an estimator, X, y and any splitter ----------------------------
+
+def _breast_cancer():
+    from sklearn.datasets import load_breast_cancer
+
+    return load_breast_cancer(return_X_y=True)
+
+
+def test_validate_an_estimator_on_x_and_y_with_a_splitter_equals_scikit_learn():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = _breast_cancer()
+    pipe = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    v = assay.validate(pipe, X, y, cv=cv, bootstrap=200)
+    (name, result), = v.models.items()
+    assert name == "Pipeline(LogisticRegression)" and v.method == "cv" and "StratifiedKFold" in v.settings["splitter"]
+    oof = cross_val_predict(pipe, X, y, cv=cv)
+    assert result.estimate.error == pytest.approx(np.mean(oof != y), abs=1e-15)
+    assert not hasattr(pipe[-1], "coef_")  # cloned for every part, never fitted in place
+
+
+def test_validate_takes_data_frames_groups_and_splitters_that_do_not_test_everything():
+    import polars as pl
+    from sklearn.ensemble import GradientBoostingClassifier
+    from sklearn.model_selection import GroupKFold, ShuffleSplit, TimeSeriesSplit
+
+    X, y = _breast_cancer()
+    X, y = X[:240, :5], y[:240]
+    groups = np.arange(len(y)) % 6
+    v = assay.validate(GradientBoostingClassifier(n_estimators=10), pd.DataFrame(X), pd.Series(y), cv=GroupKFold(3),
+                       groups=groups, bootstrap=200)
+    assert v.method == "cv" and v.n == 240
+    for part in v._run.parts(next(iter(v.models))):  # no group on both sides
+        assert not set(groups[part.train_index]) & set(groups[part.test_index])
+    frame = pl.DataFrame(X, schema=[f"f{i}" for i in range(5)])
+    t = assay.validate(models=["naive-bayes", "knn"], X=frame, y=y, cv=TimeSeriesSplit(3), bootstrap=200)
+    assert any("never in a test part" in note for note in t.notes) and set(t.models) == {"naive-bayes", "knn"}
+    s = assay.validate("logistic", X, y, cv=ShuffleSplit(4, test_size=0.25, random_state=1), bootstrap=200)
+    assert s.method == "repeated-holdout"  # parts that overlap: the mean over them
+    assert assay.validate(X, y, cv=3, bootstrap=200).method == "cv"  # no model named: a decision tree
+    table = pl.DataFrame({"a": X[:, 0], "b": X[:, 1], "t": y})
+    assert assay.validate(table, target="t", models=["knn"], method="holdout", bootstrap=200).n == 240
+
+
+def test_validate_refuses_with_the_argument_named():
+    from sklearn.linear_model import LinearRegression
+
+    X, y = _breast_cancer()
+    with pytest.raises(InvalidInput, match="^cv: expected a number of folds or a scikit-learn splitter"):
+        assay.validate("knn", X, y, cv="five")
+    with pytest.raises(InvalidInput, match="^model: LinearRegression is not a classifier"):
+        assay.validate(LinearRegression(), X, y, cv=3)
+    with pytest.raises(InvalidInput, match="^X: give X and y together"):
+        assay.validate("knn", X=X)
+    with pytest.raises(InvalidInput, match="^groups: has 3 values"):
+        from sklearn.model_selection import GroupKFold
+
+        assay.validate("knn", X, y, cv=GroupKFold(2), groups=[1, 2, 3])
