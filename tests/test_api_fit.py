@@ -227,3 +227,25 @@ def test_validate_refuses_with_the_argument_named():
         from sklearn.model_selection import GroupKFold
 
         assay.validate("knn", X, y, cv=GroupKFold(2), groups=[1, 2, 3])
+
+
+def test_cli_compare_two_columns_of_one_file(tmp_path, capsys):
+    import json
+
+    other = np.round(np.clip(0.2 * Y + rng.random(N) * 0.8, 0, 1), 4)
+    pd.DataFrame({"y": Y, "p_a": P, "p_b": other}).to_csv(tmp_path / "both.csv", index=False)
+    pd.DataFrame({"y": Y, "p": P}).to_csv(tmp_path / "p_a.csv", index=False)
+    pd.DataFrame({"y": Y, "p": other}).to_csv(tmp_path / "p_b.csv", index=False)
+    common = ["--truth", "y", "--bootstrap", "200", "--format", "json"]
+    status, one, err = _run(["compare", str(tmp_path / "both.csv"), "--score", "p_a", "--score", "p_b", *common],
+                            capsys)
+    assert status == 0, err
+    status, two, err = _run(["compare", str(tmp_path / "p_a.csv"), str(tmp_path / "p_b.csv"), "--score", "p",
+                             *common], capsys)
+    assert status == 0, err
+    one, two = json.loads(one), json.loads(two)
+    assert one["tests"] == two["tests"] and [m["name"] for m in one["models"]] == [m["name"] for m in two["models"]]
+    for argv in (["--score", "p_a"], ["--score", "p_a", "--score", "p_b", "--unpaired"],
+                 ["--score", "p_a", "--pred", "p_b"]):
+        status, out, err = _run(["compare", str(tmp_path / "both.csv"), "--truth", "y", *argv], capsys)
+        assert status == 2 and out == "" and err.count("\n") == 1, argv

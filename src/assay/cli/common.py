@@ -192,11 +192,22 @@ def _delimiter(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 def prediction_options(f: Callable) -> Callable:
     """FILE, --truth and one of --pred/--score/--proba, --input-format, and CSV's --delimiter and --decimal."""
+    return _prediction_options(f, multiple=False)
+
+
+def predictions_options(f: Callable) -> Callable:
+    """As :func:`prediction_options`, with --pred and --score repeatable (several models' columns)."""
+    return _prediction_options(f, multiple=True)
+
+
+def _prediction_options(f: Callable, *, multiple: bool) -> Callable:
+    more = " (repeatable: one per model)" if multiple else ""
     for decorator in reversed([
         click.argument("file", required=False, metavar="FILE"),
         click.option("--truth", metavar="COL", help="Column of actual classes."),
-        click.option("--pred", metavar="COL", help="Column of predicted classes."),
-        click.option("--score", metavar="COL", help="Column of scores or probabilities of the positive class."),
+        click.option("--pred", metavar="COL", multiple=multiple, help="Column of predicted classes" + more + "."),
+        click.option("--score", metavar="COL", multiple=multiple,
+                     help="Column of scores or probabilities of the positive class" + more + "."),
         click.option("--proba", metavar="COLS", help="Comma-separated probability columns, each named by its class."),
         click.option("--input-format", type=click.Choice(["csv", "tsv", "parquet", "jsonl"]),
                      help="Format of FILE (default: from its extension or content; compressed files are "

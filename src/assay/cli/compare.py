@@ -13,7 +13,7 @@ from assay.cli.common import (
     fail,
     picture_options,
     output_options,
-    prediction_options,
+    predictions_options,
     read_predictions,
     render,
     write_pictures,
@@ -80,9 +80,10 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 
 @click.command(context_settings=CONTEXT)
 @click.argument("file_a", metavar="A")
-@prediction_options
+@predictions_options
 @click.option("--id", "id_column", metavar="COL", help="Join the two files on this column (else by row).")
-@click.option("--name", "names", multiple=True, metavar="NAME", help="Names of the two models (default: file names).")
+@click.option("--name", "names", multiple=True, metavar="NAME",
+              help="Names of the two models (default: the file names, or the columns of one file).")
 @click.option("--unpaired", is_flag=True, help="The two files are independent test sets (the difference of two error rates, Mitchell ch. 5).")
 @click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
 @click.option("--threshold", type=float, metavar="T", help="Positive iff score >= T (default 0.5).")
@@ -91,14 +92,16 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @click.option("--seed", type=int, default=0, show_default=True)
 @picture_options
 @output_options
-def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, score: str | None,
+def compare(file_a: str, file: str | None, truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],
             proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None, names: tuple[str, ...],
             unpaired: bool, positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
             seed: int, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two classifiers' predictions: is one really better?
 
     A and B are prediction files with the same columns (--truth and one of --pred,
-    --score or --proba), such as those `assay validate --predictions DIR` writes.
+    --score or --proba), such as those `assay validate --predictions DIR` writes;
+    or one file with two columns of predictions (--pred a --pred b, or --score a
+    --score b).
     Paired (the default): the same instances, joined on --id or by row; McNemar's
     test, a paired bootstrap of the accuracy difference, and DeLong's test of the
     AUCs when both have scores. --unpaired: independent test sets; the interval of
@@ -109,6 +112,7 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, 
       assay compare tree.csv bayes.csv --truth truth --pred predicted
       assay compare tree.csv bayes.csv --truth y --score p --id id --format json
       assay compare lab.csv field.csv --truth y --pred yhat --unpaired
+      assay compare preds.csv --truth y --score p_forest --score p_logistic
     """
     from assay.evaluation.comparison import compare as paired, compare_unpaired
     from assay.evaluation.evaluate import evaluate
@@ -116,19 +120,31 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: str | None, 
     from assay.report.markdown import render_blocks_markdown
     from assay.report.text import render_blocks_text
 
-    if file is None:
-        raise UserError("give two prediction files, A and B")
-    model_names = tuple(names) if names else (os.path.splitext(os.path.basename(file_a))[0],
-                                              os.path.splitext(os.path.basename(file))[0])
+    columns = list(pred) or list(score)
+    if file is None:  # one file, two columns of predictions
+        if len(columns) != 2 or (pred and score) or proba:
+            raise UserError("give two prediction files, A and B, or one file with two columns: --pred a --pred b "
+                            "(or --score a --score b)")
+        if unpaired or id_column:
+            raise UserError(f"{'--unpaired' if unpaired else '--id'}: two columns of one file are paired by row")
+        kind = "pred" if pred else "score"
+        sources = [(file_a, {kind: column}, column) for column in columns]
+    else:
+        if len(pred) > 1 or len(score) > 1:
+            raise UserError("two files take one --pred or --score each (two columns of one file: give one file)")
+        given = {"pred": pred[0] if pred else None, "score": score[0] if score else None}
+        sources = [(path, given, os.path.splitext(os.path.basename(path))[0]) for path in (file_a, file)]
+    model_names = tuple(names) if names else tuple(default for _, _, default in sources)
     if len(model_names) != 2:
-        raise UserError("--name: give two names, one per file")
+        raise UserError("--name: give two names, one per model")
     if model_names[0] == model_names[1]:
         model_names = (f"{model_names[0]} (A)", f"{model_names[1]} (B)")
     extra = (id_column,) if id_column and not unpaired else ()
     data = []
-    for path, name in ((file_a, model_names[0]), (file, model_names[1])):
+    for (path, given, _), name in zip(sources, model_names, strict=True):
         try:
-            data.append(read_predictions(path, truth, pred, score, proba, input_format, na_values, extra_columns=extra))
+            data.append(read_predictions(path, truth, given.get("pred"), given.get("score"), proba, input_format,
+                                         na_values, extra_columns=extra))
         except UserError as e:
             raise UserError(f"{name}: {e}") from None
     options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
