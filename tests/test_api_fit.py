@@ -249,3 +249,32 @@ def test_cli_compare_two_columns_of_one_file(tmp_path, capsys):
                  ["--score", "p_a", "--pred", "p_b"]):
         status, out, err = _run(["compare", str(tmp_path / "both.csv"), "--truth", "y", *argv], capsys)
         assert status == 2 and out == "" and err.count("\n") == 1, argv
+
+
+def test_cli_proba_as_class_column_pairs(tmp_path, capsys):
+    import json
+
+    rng_ = np.random.default_rng(3)
+    y = rng_.choice(["setosa", "versicolor", "virginica"], 150)
+    p = rng_.dirichlet(np.ones(3), 150).round(3)
+    p[:, 2] = (1 - p[:, 0] - p[:, 1]).round(3)
+    named = tmp_path / "named.csv"
+    pd.DataFrame({"y": y, "setosa": p[:, 0], "versicolor": p[:, 1], "virginica": p[:, 2]}).to_csv(named, index=False)
+    coded = tmp_path / "coded.csv"
+    pd.DataFrame({"y": y, "p0": p[:, 0], "p1": p[:, 1], "p2": p[:, 2]}).to_csv(coded, index=False)
+    common = ["--truth", "y", "--bootstrap", "200", "--format", "json"]
+    status, reference, err = _run(["report", str(named), "--proba", "setosa,versicolor,virginica", *common], capsys)
+    assert status == 0, err
+    pairs = "setosa=p0,versicolor=p1,virginica=p2"
+    status, got, err = _run(["report", str(coded), "--proba", pairs, *common], capsys)
+    assert status == 0, err
+    strip = lambda d: {k: v for k, v in json.loads(d).items() if k not in ("input", "source")}  # noqa: E731
+    assert strip(got) == strip(reference)
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    (parts / "a.csv").write_bytes(coded.read_bytes())
+    status, streamed, err = _run(["report", str(parts), "--proba", pairs, *common], capsys)
+    assert status == 0, err
+    assert json.loads(streamed)["ranking"]["roc_auc_ovr"] == json.loads(reference)["ranking"]["roc_auc_ovr"]
+    status, out, err = _run(["report", str(coded), "--proba", "setosa=p0,setosa=p1", "--truth", "y"], capsys)
+    assert status == 2 and "given twice" in err and err.count("\n") == 1

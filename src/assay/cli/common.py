@@ -242,6 +242,23 @@ def _split_columns(value: str) -> list[str]:
     return [c.strip() for c in value.split(",") if c.strip()]
 
 
+def proba_pairs(value: str) -> dict[str, str]:
+    """--proba's classes and their columns: 'a,b,c' (columns named after their classes) or
+    'benign=p0,malignant=p1' (class=column pairs), mixed as needed."""
+    pairs: dict[str, str] = {}
+    for item in _split_columns(value):
+        label, sep, column = item.partition("=")
+        label, column = (label.strip(), column.strip()) if sep else (item, item)
+        if not label or not column:
+            raise UserError(f"--proba: {item!r} is not a column nor a class=column pair")
+        if label in pairs:
+            raise UserError(f"--proba: the class {label!r} is given twice")
+        pairs[label] = column
+    if len(pairs) < 2:
+        raise UserError("--proba needs at least two comma-separated columns (or class=column pairs), one per class")
+    return pairs
+
+
 def read_predictions(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
                      input_format: str | None, na_values: str | None = None, *,
                      allow: tuple[str, ...] = ("pred", "score", "proba"),
@@ -262,9 +279,8 @@ def read_predictions(file: str | None, truth: str | None, pred: str | None, scor
         raise UserError(f"--{kind} does not apply here; give " + " or ".join(f"--{k}" for k in allow))
     from assay.io.tables import read_columns
 
-    proba_columns = _split_columns(proba) if proba else []
-    if proba is not None and len(proba_columns) < 2:
-        raise UserError("--proba needs at least two comma-separated columns, one per class")
+    proba_classes = proba_pairs(proba) if proba else {}
+    proba_columns = list(proba_classes.values())
     text_cols = ([truth] if truth_as_text else []) + ([pred] if pred and truth_as_text else [])
     number_cols = ([] if truth_as_text else [truth]) + ([pred] if pred and not truth_as_text else []) + \
         ([score] if score else []) + proba_columns
@@ -282,9 +298,9 @@ def read_predictions(file: str | None, truth: str | None, pred: str | None, scor
         kwargs["y_score"] = data.columns[score]
         names["y_score"] = f"column {score!r}"
     else:
-        kwargs["y_proba"] = {c: data.columns[c] for c in proba_columns}
-        for c in proba_columns:
-            names[f"y_proba[{c!r}]"] = f"column {c!r}"
+        kwargs["y_proba"] = {label: data.columns[c] for label, c in proba_classes.items()}
+        for label, c in proba_classes.items():
+            names[f"y_proba[{label!r}]"] = f"column {c!r}"
         names["y_proba"] = "--proba"
     source = {"file": data.source, "truth": truth, "pred": pred, "score": score, "proba": proba_columns or None}
     return Predictions(data.columns[truth], kwargs, names, {k: v for k, v in source.items() if v is not None},

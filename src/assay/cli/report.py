@@ -13,6 +13,7 @@ from assay.cli.common import (
     emit,
     fail,
     in_cli_words,
+    proba_pairs,
     picture_options,
     table_output_options,
     parse_pairs,
@@ -194,13 +195,15 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                              "calibration_strategy": calibration}
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins),
                       **probabilities} if score else probabilities if proba else {}
-            proba_columns = [c.strip() for c in proba.split(",") if c.strip()] if proba else None
+            proba_columns = proba_pairs(proba) if proba else None
             labelled = {"allow_disjoint_labels": allow_disjoint_labels} if pred else {}
             result = _report_streamed(file, truth, pred, score, proba_columns, input_format, na_values, positive,
                                       threshold, {**options, **labelled}, scored, fmt,
                                       parse_size(memory or DEFAULT_MEMORY, "--memory"))
             result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
-                                                               "score": score, "proba": proba_columns}.items()
+                                                               "score": score,
+                                                               "proba": list(proba_columns.values())
+                                                               if proba_columns else None}.items()
                                              if v is not None})
             from assay.report.text import render_text
 
@@ -276,7 +279,7 @@ def _report_spark(file: str, truth: str, pred: str | None, score: str | None, in
         raise fail(e, {**NAMES, "format": "--input-format"}) from None
 
 
-def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, proba: list[str] | None,
+def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, proba: dict[str, str] | None,
                      input_format: str | None, na_values: str | None, positive: str | None, threshold: float | None,
                      options: dict[str, Any], ranking: dict[str, Any], fmt: str, memory: int) -> Any:
     from assay.cli.common import dialect_options, parse_na_values, progress_bar
@@ -286,8 +289,6 @@ def _report_streamed(file: str, truth: str | None, pred: str | None, score: str 
         raise UserError("--truth COL is required: the column of actual values")
     if sum(x is not None for x in (pred, score, proba)) != 1:
         raise UserError("give exactly one of --pred, --score or --proba")
-    if proba is not None and len(proba) < 2:
-        raise UserError("--proba needs at least two comma-separated columns, one per class")
     bar, update = progress_bar(fmt, "reading")
     try:
         if bar is not None:

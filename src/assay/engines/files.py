@@ -28,7 +28,7 @@ def evaluate_file(
     truth: str,
     pred: str | None = None,
     score: str | None = None,
-    proba: Sequence[str] | None = None,
+    proba: Sequence[str] | Mapping[str, str] | None = None,
     format: str | None = None,
     na_values: Sequence[str] | None = None,
     delimiter: str | None = None,
@@ -49,8 +49,9 @@ def evaluate_file(
         The column of actual classes.
     pred, score : str
         The column of predicted classes, or of scores of the positive class.
-    proba : sequence of str
-        Or the columns of class probabilities, each named after its class (one of the three).
+    proba : sequence of str, or mapping of class to column
+        Or the columns of class probabilities, each named after its class, or given as
+        ``{class: column}`` (one of the three).
     format, na_values, delimiter, decimal
         As for :func:`assay.io.tables.read_columns` (a CSV part's delimiter and decimal mark are
         sniffed from it unless given).
@@ -69,27 +70,30 @@ def evaluate_file(
         Equal to ``evaluate`` on the whole table (the probabilistic losses up to
         floating-point rounding).
     """
-    proba = list(proba) if proba is not None else None
-    if sum(x is not None for x in (pred, score, proba)) != 1:
+    classes = None if proba is None else dict(proba) if isinstance(proba, Mapping) else {c: c for c in proba}
+    if sum(x is not None for x in (pred, score, classes)) != 1:
         raise InvalidInput("give exactly one of pred, score or proba")
-    if proba is not None and len(proba) < 2:
+    if classes is not None and len(classes) < 2:
         raise InvalidInput("needs at least two columns, one per class", field="proba")
     batches = scan(source, text_columns=[truth] + ([pred] if pred else []),
-                   number_columns=[score] if score else (proba or []), format=format, na_values=na_values,
+                   number_columns=[score] if score else list((classes or {}).values()), format=format,
+                   na_values=na_values,
                    delimiter=delimiter, decimal=decimal)
     expected = batches.rows_expected
 
     def columns() -> Iterable[tuple[str, int, Any, Any]]:
         done = 0
         for batch in batches:
-            prediction = {c: batch.columns[c] for c in proba} if proba else batch.columns[pred or score]
+            prediction = {label: batch.columns[c] for label, c in classes.items()} if classes else \
+                batch.columns[pred or score]
             yield batch.part, batch.first_row, batch.columns[truth], prediction
             done += batch.n_rows
             if progress is not None:
                 progress(done, expected)
 
     names = {"y_true": f"column {truth!r}", "y_pred": f"column {pred!r}", "y_score": f"column {score!r}",
-             "y_proba": "the probability columns", **{f"y_proba[{c!r}]": f"column {c!r}" for c in proba or []}}
+             "y_proba": "the probability columns",
+             **{f"y_proba[{label!r}]": f"column {c!r}" for label, c in (classes or {}).items()}}
     kind = "y_pred" if pred else "y_score" if score else "y_proba"
     return evaluate_batches(columns(), kind=kind, names=names, score_name=score, memory=summary_budget(memory),
                             **options)
