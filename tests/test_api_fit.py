@@ -278,3 +278,29 @@ def test_cli_proba_as_class_column_pairs(tmp_path, capsys):
     assert json.loads(streamed)["ranking"]["roc_auc_ovr"] == json.loads(reference)["ranking"]["roc_auc_ovr"]
     status, out, err = _run(["report", str(coded), "--proba", "setosa=p0,setosa=p1", "--truth", "y"], capsys)
     assert status == 2 and "given twice" in err and err.count("\n") == 1
+
+
+def test_cli_validate_drop_id_and_the_file_named(tmp_path, capsys):
+    import json
+
+    X, y = _breast_cancer()
+    frame = pd.DataFrame(X[:, :4], columns=["a", "b", "c", "d"])
+    frame["row"] = np.arange(1, len(y) + 1)[::-1]  # a numeric identifier: dropped as such
+    frame["pid"] = [f"p{i}" for i in range(len(y))]
+    frame["leak"] = y
+    frame["y"] = y
+    path = tmp_path / "cancer.csv"
+    frame.sample(frac=1, random_state=0).to_csv(path, index=False)
+    out_dir = tmp_path / "oof"
+    status, out, err = _run(["validate", str(path), "--target", "y", "--model", "naive-bayes", "--drop", "leak", "--id",
+                             "pid", "--predictions", str(out_dir), "--folds", "3", "--bootstrap", "100", "--format",
+                             "json"], capsys)
+    assert status == 0, err
+    d = json.loads(out)
+    assert d["dataset"] == str(path)
+    assert "4 features" in " ".join(d["features"]) and "row (whole numbers in sequence" in " ".join(d["features"])
+    written = pd.read_csv(out_dir / "naive-bayes.csv")
+    assert written.columns[0] == "id" and set(written["id"]) == set(frame["pid"])
+    for argv, message in ((["--drop", "nope"], "--drop: 'nope' is not a column"), (["--id", "y"], "--id: 'y' is the target")):
+        status, out, err = _run(["validate", str(path), "--target", "y", *argv], capsys)
+        assert status == 2 and out == "" and err.count("\n") == 1 and message in err

@@ -61,13 +61,18 @@ def _split_model_option(values: tuple[str, ...], models: list[str], option: str)
 @click.option("--confidence", type=float, default=0.95, show_default=True)
 @click.option("--bootstrap", type=int, default=2000, show_default=True, help="Bootstrap resamples for intervals.")
 @click.option("--predictions", metavar="DIR", help="Write each model's out-of-fold predictions to DIR/MODEL.csv.")
+@click.option("--drop", "drop", multiple=True, metavar="COL", help="A column of FILE not to learn from (repeatable).")
+@click.option("--id", "id_column", metavar="COL",
+              help="A column of FILE that identifies the rows: not learned from, and written beside the "
+                   "out-of-fold predictions (--predictions).")
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "parquet", "jsonl"]))
 @picture_options
 @output_options
 def validate(file: str | None, target: str | None, dataset: str | None, models: tuple[str, ...],
              params: tuple[str, ...], grids: tuple[str, ...], method: str, folds: int, repeats: int | None,
              test_size: float, no_stratify: bool, seed: int, jobs: int, positive: str | None, confidence: float,
-             bootstrap: int, predictions: str | None, input_format: str | None, html: str | None,
+             bootstrap: int, predictions: str | None, drop: tuple[str, ...], id_column: str | None,
+             input_format: str | None, html: str | None,
              plots: str | None, fmt: str, output: str | None) -> None:
     """Estimate learners' error on a data set with a protocol, and compare them.
 
@@ -97,9 +102,19 @@ def validate(file: str | None, target: str | None, dataset: str | None, models: 
         from assay.io.tables import read_table
 
         try:
-            data = read_table(file, format=input_format, required=(target,)).columns
+            data = dict(read_table(file, format=input_format, required=(target,)).columns)
         except InvalidInput as e:
             raise fail(e, {"format": "--input-format"}) from None
+        for column, option in [*((c, "--drop") for c in drop), *([(id_column, "--id")] if id_column else [])]:
+            if column not in data:
+                raise UserError(f"{option}: {column!r} is not a column of {file} (the columns: "
+                                f"{', '.join(repr(c) for c in list(data)[:20])})")
+            if column == target:
+                raise UserError(f"{option}: {column!r} is the target")
+        ids = data[id_column].to_pylist() if id_column else None
+        data = {name: values for name, values in data.items() if name not in drop and name != id_column}
+    elif drop or id_column:
+        raise UserError(f"{'--drop' if drop else '--id'} applies to the columns of a FILE")
     try:
         model_params = {m: parse_params(items, field="param")
                         for m, items in _split_model_option(params, names, "--param").items()}
@@ -119,7 +134,8 @@ def validate(file: str | None, target: str | None, dataset: str | None, models: 
     try:
         if bar is not None:
             bar.start()
-        result = run_validation(data, target=target, dataset=dataset, models=names, method=method, folds=folds,
+        result = run_validation(data=data, target=target, dataset=dataset, name=file, models=names, method=method,
+                                folds=folds,
                                 repeats=repeats, test_size=test_size, stratify=not no_stratify, seed=seed,
                                 params=model_params, grids=model_grids or None, jobs=jobs, confidence=confidence,
                                 bootstrap=bootstrap, positive=positive, progress=update)
@@ -129,7 +145,7 @@ def validate(file: str | None, target: str | None, dataset: str | None, models: 
         if bar is not None:
             bar.stop()
     if predictions:
-        _write_predictions(result, predictions)
+        _write_predictions(result, predictions, ids if file is not None else None)
     write_pictures(result, html, plots)
     from assay.report.markdown import render_blocks_markdown
     from assay.report.text import render_blocks_text
@@ -140,7 +156,7 @@ def validate(file: str | None, target: str | None, dataset: str | None, models: 
            markdown=lambda: render_blocks_markdown(blocks))
 
 
-def _write_predictions(result: Any, directory: str) -> None:
+def _write_predictions(result: Any, directory: str, ids: Any = None) -> None:
     """DIR/MODEL.csv for each model, written atomically: readable by assay report and assay compare."""
     import csv
     import io
@@ -153,7 +169,7 @@ def _write_predictions(result: Any, directory: str) -> None:
     except OSError as e:
         raise UserError(f"--predictions: cannot create {directory}: {e.strerror or e}") from None
     for model in result.models:
-        header, rows = result.predictions(model)
+        header, rows = result.predictions(model, ids=ids)
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(header)

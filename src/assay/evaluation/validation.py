@@ -282,6 +282,7 @@ def validate(
     data: Any = None,
     target: str | None = None,
     dataset: str | None = None,
+    name: str | None = None,
     models: Sequence[Any] | None = None,
     method: str = "cv",
     folds: int = 10,
@@ -323,6 +324,8 @@ def validate(
         The column of classes in ``data``.
     dataset : {"breast-cancer", "iris", "wine", "digits"}, optional
         A real data set that scikit-learn ships.
+    name : str, optional
+        How the report names the data (a file's name); default the data set's, or "the table".
     models : sequence of str or estimators, optional
         Several models, all run on the same splits: short names (zero-r, decision-tree,
         naive-bayes, knn, logistic, svm, random-forest, bagging, adaboost), import paths
@@ -392,7 +395,7 @@ def validate(
         if target is None:
             raise InvalidInput("name the column of classes", field="target")
         features, y_labels = features_from_columns(_columns_of(data), target=target)
-        source = "the table"
+        source = name or "the table"
     labels, y_codes = encode_target(y_labels, field=target or "y")
     specs: dict[str, Any] = {}
     for m in models:
