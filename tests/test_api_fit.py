@@ -304,3 +304,27 @@ def test_cli_validate_drop_id_and_the_file_named(tmp_path, capsys):
     for argv, message in ((["--drop", "nope"], "--drop: 'nope' is not a column"), (["--id", "y"], "--id: 'y' is the target")):
         status, out, err = _run(["validate", str(path), "--target", "y", *argv], capsys)
         assert status == 2 and out == "" and err.count("\n") == 1 and message in err
+
+
+def test_text_fits_columns_is_not_wrapped_when_piped_and_has_no_trailing_blanks(table, capsys, monkeypatch):
+    argv = ["report", str(table), "--truth", "y01", "--score", "p_malignant", "--bootstrap", "200"]
+    monkeypatch.delenv("COLUMNS", raising=False)
+    status, piped, err = _run(argv, capsys)
+    assert status == 0, err
+    lines = piped.splitlines()
+    assert all(line == line.rstrip() for line in lines)
+    assert max(map(len, lines)) > 100  # the sentences in words run on: not wrapped when piped
+    monkeypatch.setenv("COLUMNS", "72")
+    status, narrow, err = _run(argv, capsys)
+    assert status == 0, err
+    assert max(map(len, narrow.splitlines())) <= 72 and all(line == line.rstrip() for line in narrow.splitlines())
+
+
+def test_per_class_takes_the_labels_as_the_data_held_them():
+    r = assay.evaluate([0, 1, 1, 0, 2], [0, 1, 0, 0, 2])
+    assert r.per_class[0] is r.per_class["0"] and r.per_class[2.0] is r.per_class["2"]
+    assert list(r.per_class) == ["0", "1", "2"]  # keyed as text, as the JSON
+    with pytest.raises(KeyError, match="no class 7; the classes are: '0', '1', '2'"):
+        r.per_class[7]
+    b = assay.evaluate([True, False, True], [True, True, True])
+    assert b.per_class[True]["recall"].value == 1.0

@@ -436,7 +436,7 @@ def test_no_preprocessing_step_ever_fits_on_a_test_row(method, monkeypatch):
     from sklearn.pipeline import Pipeline
 
     table = _messy_table(45)
-    table["marker"] = np.arange(45, dtype=np.float64)  # numeric, all distinct: kept as a feature
+    table["marker"] = np.arange(45) + 0.25  # numeric, all distinct, not whole: kept as a feature (row + 0.25)
     features, y_text = features_from_columns(table, target="y")
     labels, y = encode_target(y_text)
     column = features.names.index("marker")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -111,12 +112,20 @@ def render(result: Any, fmt: str, output: str | None, *, text: Callable[[bool, i
             emit(markdown(), output)
     else:
         tty = output is None and sys.stdout.isatty()
-        width = None
-        if tty:
-            import shutil
+        emit(text(tty, text_width(tty)), output)
 
-            width = min(shutil.get_terminal_size((100, 24)).columns, 120)
-        emit(text(tty, width), output)
+
+def text_width(tty: bool) -> int | None:
+    """The width text is laid out at: ``COLUMNS`` when set; on a terminal its width (at most 120, for
+    reading); piped or to a file, None: lines are not wrapped."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if tty:
+        import shutil
+
+        return min(shutil.get_terminal_size((100, 24)).columns, 120)
+    return None
 
 
 def write_pictures(result: Any, html: str | None, plots: str | None) -> None:

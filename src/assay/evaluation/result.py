@@ -14,6 +14,21 @@ from assay.summaries.confusion import ConfusionCounts
 __all__ = ["Evaluation"]
 
 
+class ByLabel(dict):
+    """A mapping keyed by class labels as text that also takes a label as the data held it (0, 1.0, True)."""
+
+    def __missing__(self, key: Any) -> Any:
+        from assay.errors import InvalidInput
+        from assay.inputs import canonical_label
+
+        if not isinstance(key, str):
+            try:
+                return self[canonical_label(key, tuple(self))]
+            except InvalidInput:
+                pass
+        raise KeyError(f"no class {key!r}; the classes are: {', '.join(map(repr, self))}")
+
+
 @dataclass(frozen=True)
 class Evaluation(Displayable):
     """A classifier's evaluation: the matrix, every metric with its interval, the tests.
@@ -52,7 +67,9 @@ class Evaluation(Displayable):
 
     @property
     def per_class(self) -> dict[str, dict[str, Any]]:
-        return self.analysis.per_class
+        """Per class (its label as text), and found by the label as the data had it: ``r.per_class[0]``
+        is ``r.per_class["0"]``."""
+        return ByLabel(self.analysis.per_class)
 
     @property
     def averages(self) -> dict[str, dict[str, Estimate]]:

@@ -244,6 +244,11 @@ def _native(values: Any, name: str) -> _Column:
     return _numpy_column(values)
 
 
+MIN_ID_ROWS = 20
+"""Rows from which a numeric column holding each whole number of a sequence once (1..n in any order) is
+taken for an identifier (a row number), not a feature."""
+
+
 def _drop_reason(column: _Column, n: int) -> tuple[str | None, int]:
     """Why a column cannot help any model (or None), and its number of distinct present values."""
     if column.kind == "unsupported":
@@ -258,7 +263,8 @@ def _drop_reason(column: _Column, n: int) -> tuple[str | None, int]:
         if len(distinct) == 1:
             shown = f"{distinct[0]:g}"
             return f"constant: every {'present ' if column.missing else ''}value is {shown}", 1
-        if len(distinct) == n > 2 and np.all(distinct == np.round(distinct)) and distinct[-1] - distinct[0] == n - 1:
+        if len(distinct) == n >= MIN_ID_ROWS and np.all(distinct == np.round(distinct)) and \
+                distinct[-1] - distinct[0] == n - 1:
             return "whole numbers in sequence, every one distinct: an identifier", len(distinct)
         return None, len(distinct)
     present_text = [v for v in values if isinstance(v, str)]
@@ -331,9 +337,9 @@ def features_from_columns(columns: Mapping[str, Any], *, target: str) -> tuple[F
         Numeric columns as float64 (NaN for missing; text columns whose every
         value reads as a number count as numeric); text and boolean columns as
         categorical (strings, ``np.nan`` for missing). Columns that are all
-        missing, constant, or identifiers (text with every value distinct, or whole
-        numbers in sequence, each once: 1, 2, ..., n in any order) are dropped, with
-        the reason.
+        missing, constant, or identifiers (text with every value distinct, or, from
+        ``MIN_ID_ROWS`` rows, whole numbers in sequence, each once: 1, 2, ..., n in any
+        order) are dropped, with the reason.
     y : ndarray of str
         The class of each row, as text (see ``encode_target`` for the codes).
 

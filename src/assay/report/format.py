@@ -68,12 +68,29 @@ def value_text(e: Estimate, *, as_percent: bool) -> str:
     return percent(e.value) if as_percent else number(e.value)
 
 
+def decimals(x: float) -> int:
+    """The decimals :func:`number` gives ``x``."""
+    a = abs(x)
+    return 0 if a >= 100 else 1 if a >= 10 else 2 if a >= 1 else 3
+
+
 def ci_text(e: Estimate, *, as_percent: bool) -> str:
+    """The interval, its bounds at the decimals of the estimate (``0.999`` with ``0.993 – 1.000``, never
+    ``1.00``), so that neighbouring cells read alike.
+
+    >>> from assay.inference.estimate import ConfidenceInterval
+    >>> ci_text(Estimate(0.999, ConfidenceInterval(0.9931, 1.0)), as_percent=False)
+    '0.993 – 1.000'
+    """
     if e.ci is None:
         return "—"
     if as_percent:
         return f"{e.ci.low * 100:.1f} – {e.ci.high * 100:.1f}%"
-    return f"{number(e.ci.low)} – {number(e.ci.high)}"
+    low, high = e.ci.low, e.ci.high
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{number(low)} – {number(high)}"
+    d = decimals(e.value if e.value is not None and math.isfinite(e.value) else max(abs(low), abs(high)))
+    return f"{low:,.{d}f} – {high:,.{d}f}"
 
 
 def estimate_cell(e: Estimate | None, *, as_percent: bool, sign: bool = True) -> str:

@@ -23,13 +23,18 @@ def _rich_table(t: Table) -> Any:
     return table
 
 
+UNWRAPPED = 100_000
+"""The width text is laid out at when no width is given (piped, no COLUMNS): lines are not wrapped."""
+
+
 def render_blocks_text(blocks: list[Block], *, color: bool | None = None, width: int | None = None) -> str:
-    """Lay out blocks for a terminal; ``color=None`` lets rich decide (off when piped)."""
+    """Lay out blocks for a terminal of ``width`` columns (None: not wrapped); ``color=None`` lets rich
+    decide (off when piped). No line ends with blanks."""
     from rich.console import Console
     from rich.text import Text
 
     buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=bool(color), no_color=not color, width=width or 100,
+    console = Console(file=buffer, force_terminal=bool(color), no_color=not color, width=width or UNWRAPPED,
                       highlight=False, emoji=False, soft_wrap=False)
     for block in blocks:
         if isinstance(block, Heading):
@@ -45,7 +50,7 @@ def render_blocks_text(blocks: list[Block], *, color: bool | None = None, width:
             console.print(_rich_table(block))
             if block.caption:
                 console.print(Text(block.caption, style="dim"))
-    return buffer.getvalue()
+    return "\n".join(line.rstrip() for line in buffer.getvalue().split("\n"))
 
 
 def render_text(evaluation: Any, *, color: bool | None = False, width: int | None = None) -> str:
