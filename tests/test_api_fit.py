@@ -328,3 +328,29 @@ def test_per_class_takes_the_labels_as_the_data_held_them():
         r.per_class[7]
     b = assay.evaluate([True, False, True], [True, True, True])
     assert b.per_class[True]["recall"].value == 1.0
+
+
+def test_a_large_confusion_matrix_is_compact_and_brief_is_one_screen(tmp_path, capsys):
+    from assay.report.text import render_text
+
+    rng_ = np.random.default_rng(0)
+    y = rng_.integers(0, 10, 500)
+    p = np.where(rng_.random(500) < 0.8, y, rng_.integers(0, 10, 500))
+    r = assay.evaluate(y, p)
+    text = render_text(r, width=100)
+    matrix = text.split("Confusion matrix")[1].split("Metrics")[0]
+    assert "%" not in matrix.split("row percentages")[0]  # counts alone in the first table
+    assert "row percentages: the share of each actual class" in matrix
+    assert max(map(len, text.splitlines())) <= 100
+    small = render_text(assay.evaluate([0, 1, 1, 0], [0, 1, 0, 0]), width=100)
+    assert "(50.0%)" in small  # a few classes: counts and percentages in one cell
+    path = tmp_path / "ten.csv"
+    pd.DataFrame({"y": y, "p": p}).to_csv(path, index=False)
+    status, brief, err = _run(["report", str(path), "--truth", "y", "--pred", "p", "--brief"], capsys)
+    assert status == 0, err
+    assert "In words" in brief and "Confusion matrix" not in brief and "Per class" not in brief
+    assert len(brief.splitlines()) <= 30
+    status, full_json, _ = _run(["report", str(path), "--truth", "y", "--pred", "p", "--format", "json"], capsys)
+    status, brief_json, _ = _run(["report", str(path), "--truth", "y", "--pred", "p", "--format", "json", "--brief"],
+                                 capsys)
+    assert brief_json == full_json  # --brief shortens the text only

@@ -119,13 +119,15 @@ def register(cli: click.Group) -> None:
               help="regression: numeric predictions (MSE, MAE, relative errors, correlation); auto: regression "
                    "when the truth holds non-integer numbers.")
 @picture_options
+@click.option("--brief", is_flag=True,
+              help="One screen: the headline metrics with their intervals, the tests and the sentences in words.")
 @table_output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
            allow_disjoint_labels: bool, threshold: float | None, confidence: float, interval: str, beta: float, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
-           memory: str | None, engine: str, task: str, html: str | None, plots: str | None, fmt: str,
+           memory: str | None, engine: str, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
            output: str | None) -> None:
     """Evaluate predictions: the confusion matrix, every metric with its interval, the tests.
 
@@ -184,7 +186,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
 
             result = in_cli_words(result)
             write_pictures(result, html, plots)
-            render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
+            render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
             return
         if _streams(file, memory):
             if task == "regression":
@@ -209,7 +211,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
 
             result = in_cli_words(result)
             write_pictures(result, html, plots)
-            render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
+            render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
             return
         data = read_predictions(file, truth, pred, score, proba, input_format, na_values)
         if task != "classification" and pred:
@@ -237,7 +239,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     from assay.report.text import render_text
 
     write_pictures(result, html, plots)
-    render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width))
+    render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
 
 
 def _streams(file: str, memory: str | None) -> bool:

@@ -119,20 +119,38 @@ MAX_CLASSES_DRAWN = 60
 it (a million cells fit no terminal); the JSON keeps every cell."""
 
 
-def _confusion_table(ev: Evaluation) -> Table:
+COMPACT_CLASSES = 6
+"""Classes from which the confusion matrix is drawn compact: counts in one table, row percentages in a
+second, empty cells left blank."""
+
+
+def _confusion_tables(ev: Evaluation) -> list[Table]:
+    """The confusion matrix: counts with row percentages in each cell; from ``COMPACT_CLASSES`` classes,
+    counts alone (a zero left blank) and the row percentages in a second table, so that neither wraps."""
     counts = ev.confusion.counts
     by_actual = ev.analysis.matrices["normalized_by_actual"]
+    k = len(ev.labels)
     header = ["actual \\ predicted", *ev.labels, "total"]
+    compact = k >= COMPACT_CLASSES
     rows = []
     for i, label in enumerate(ev.labels):
         cells = []
-        for j in range(len(ev.labels)):
+        for j in range(k):
             share = by_actual[i][j]
-            cells.append(f"{counts[i, j]:,}" + (f" ({share * 100:.1f}%)" if share is not None else ""))
+            if compact:
+                cells.append(f"{counts[i, j]:,}" if counts[i, j] else "")
+            else:
+                cells.append(f"{counts[i, j]:,}" + (f" ({share * 100:.1f}%)" if share is not None else ""))
         rows.append([label, *cells, f"{int(counts[i].sum()):,}"])
     rows.append(["total", *[f"{int(c):,}" for c in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
-    return Table(header, rows, total_rows=1,
-                 caption="rows: actual class · columns: predicted class · (row percentages)")
+    if not compact:
+        return [Table(header, rows, total_rows=1,
+                      caption="rows: actual class · columns: predicted class · (row percentages)")]
+    shares = [[label, *[f"{by_actual[i][j] * 100:.1f}" if counts[i, j] and by_actual[i][j] is not None else ""
+                        for j in range(k)]] for i, label in enumerate(ev.labels)]
+    return [Table(header, rows, total_rows=1, caption="rows: actual class · columns: predicted class · counts"),
+            Table(header[:-1], shares, caption="row percentages: the share of each actual class predicted as "
+                                                "each class (empty: none)")]
 
 
 def _words_binary(ev: Evaluation) -> list[str]:
@@ -240,8 +258,38 @@ def _undefined_notes(ev: Evaluation) -> list[str]:
     return notes
 
 
-def evaluation_document(ev: Evaluation) -> list[Block]:
-    """The blocks of an ``assay report`` on one classifier."""
+BRIEF_METRICS = ("accuracy", "balanced_accuracy", "recall", "precision", "specificity", "f1", "kappa", "mcc")
+"""The metrics of ``--brief``, those that apply."""
+
+
+def _brief_document(b: _Builder, ev: Evaluation) -> list[Block]:
+    """One screen: the headline metrics with their intervals, the tests, and the sentences in words."""
+    level = level_text(ev.confidence)
+    b.heading(f"Metrics ({level} confidence intervals)")
+    rows = [_metric_row(name, ev.metrics[name], ev.beta) for name in BRIEF_METRICS
+            if name in ev.metrics and not (name in ("recall", "precision", "specificity") and ev.positive is None)]
+    ranking = ev.ranking
+    for name, title in (("roc_auc", "ROC AUC"), ("average_precision", "Average precision")):
+        e = getattr(ranking, name, None)
+        if e is not None:
+            rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
+                         method_title(e.method) if e.method else (e.note or "")])
+    b.table(Table(["Metric", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+    b.heading("Tests")
+    table, verdicts = _tests_table(ev)
+    b.table(table)
+    extra = _Builder()  # the sections themselves are left out; their sentences are kept
+    words = _ranking_section(extra, ev) if ev.ranking is not None else []
+    if ev.probabilistic is not None:
+        words += _probabilistic_section(extra, ev.probabilistic)
+    b.heading("In words")
+    for w in _words(ev, verdicts, words):
+        b.para(w)
+    return b.blocks
+
+
+def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
+    """The blocks of an ``assay report`` on one classifier (``brief``: one screen of it)."""
     b = _Builder()
     b.heading("assay report", 1)
     b.para(_headline(ev), "strong")
@@ -250,10 +298,13 @@ def evaluation_document(ev: Evaluation) -> list[Block]:
         b.para(line, "muted")
     for note in ev.notes:
         b.para(note, "muted")
+    if brief:
+        return _brief_document(b, ev)
 
     b.heading("Confusion matrix")
     if len(ev.labels) <= MAX_CLASSES_DRAWN:
-        b.table(_confusion_table(ev))
+        for table in _confusion_tables(ev):
+            b.table(table)
     else:
         b.para(f"{len(ev.labels):,} × {len(ev.labels):,} classes: too many to draw as a table here; "
                "--format json has every cell (rows actual, columns predicted).", "muted")
@@ -287,6 +338,14 @@ def evaluation_document(ev: Evaluation) -> list[Block]:
         ranking_words += _probabilistic_section(b, ev.probabilistic)
 
     b.heading("In words")
+    for w in _words(ev, verdicts, ranking_words):
+        b.para(w)
+    return b.blocks
+
+
+def _words(ev: Evaluation, verdicts: list[str], ranking_words: list[str]) -> list[str]:
+    """The report's sentences in plain words."""
+    level = level_text(ev.confidence)
     words: list[str] = []
     if ev.task == "binary" and ev.positive is not None:
         words.extend(_words_binary(ev))
@@ -303,9 +362,7 @@ def evaluation_document(ev: Evaluation) -> list[Block]:
             f"chance alone would get {percent(ev.metrics['chance_agreement'].value)} right."
         )
     words.extend(ranking_words)
-    for w in words:
-        b.para(w)
-    return b.blocks
+    return words
 
 
 _LOSS_TITLES = {

@@ -53,6 +53,6 @@ def render_blocks_text(blocks: list[Block], *, color: bool | None = None, width:
     return "\n".join(line.rstrip() for line in buffer.getvalue().split("\n"))
 
 
-def render_text(evaluation: Any, *, color: bool | None = False, width: int | None = None) -> str:
-    """The terminal summary of an ``Evaluation``."""
-    return render_blocks_text(evaluation_document(evaluation), color=color, width=width)
+def render_text(evaluation: Any, *, color: bool | None = False, width: int | None = None, brief: bool = False) -> str:
+    """The terminal summary of an ``Evaluation`` (``brief``: one screen of it)."""
+    return render_blocks_text(evaluation_document(evaluation, brief=brief), color=color, width=width)
