@@ -145,6 +145,8 @@ def test_explorer_rows_are_the_exact_counts_at_their_thresholds(n, exact):
     # the explorer starts at the report's own threshold
     start = explorer["start"]
     assert thresholds[start] >= ev.threshold and (start == 0 or thresholds[start - 1] < ev.threshold)
+    # and shows it as the report gives it (0.5), not as the score it lands on
+    assert explorer["given"] == {"index": start, "text": repr(float(ev.threshold))}
 
 
 def test_undefined_metrics_are_null_not_zero_in_the_explorer():

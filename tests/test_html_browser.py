@@ -127,6 +127,7 @@ def test_slider_moves_the_matrix_to_what_assay_report_gives(browser, report_page
 
     open_page(browser, report_page)
     matrix, threshold, point = _explorer_state(browser)
+    assert threshold == "0.2"  # the report's threshold as given, not the score it lands on
     assert matrix == _matrix_from_cli(float(threshold))
     slider = browser.find_element("id", "threshold-slider-0")
     for presses in (3, 5, 9):

@@ -357,6 +357,10 @@ def _explorer_data(ranking: Any, roc: Chart, pr: Chart, key: str, positive_first
         "pr": {"cx": _finite(pr.px(table["recall"]), 2),
                "cy": [None if not math.isfinite(p) else round(float(pr.py(p)), 2) for p in precision]},
         "start": start,
+        # the operating point's row shows the threshold as the report gives it, not the score it lands on
+        "given": ({"index": start, "text": repr(float(ranking.operating_point.threshold))}
+                  if ranking.operating_point is not None and math.isfinite(ranking.operating_point.threshold)
+                  else None),
     }
 
 

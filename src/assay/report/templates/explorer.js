@@ -25,7 +25,8 @@
     function show(i, message) {
       slider.value = String(i);
       var t = ex.thresholds[i];
-      box.value = t === null ? "" : String(t);
+      // the report's threshold as it was given (0.5), which the held threshold at or above it stands for
+      box.value = (ex.given && i === ex.given.index) ? ex.given.text : (t === null ? "" : String(t));
       slider.setAttribute("aria-valuetext", t === null ? "above every score" : "threshold " + t);
       note.textContent = message || (t === null ? "above every score: nothing is predicted " + ex.positive : "");
       ["tp", "fp", "fn", "tn"].forEach(function (c) {
