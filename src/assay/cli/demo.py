@@ -30,7 +30,7 @@ def demo(seed: int, jobs: int, fmt: str, output: str | None) -> None:
       assay demo
     """
     from assay.cli.common import progress_bar
-    from assay.protocols.demo import run_demo
+    from assay.evaluation.demo import run_demo
     from assay.report.markdown import render_blocks_markdown
     from assay.report.text import render_blocks_text
     from assay.report.validation import validation_document

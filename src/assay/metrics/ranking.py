@@ -16,13 +16,12 @@ Letters 27:861-874 (seed 003). J. A. Hanley, B. J. McNeil (1982), Radiology
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
 from assay.metrics.confusion import Cells
 from assay.summaries.kernels import compiled
-from assay.summaries.scores import ScoreCounts, SortedKeys
+from assay.summaries.scores import ScoreCounts, SortedKeys, ThresholdCounts
 from assay.summaries.spill import CHUNK, is_on_disk, release
 
 __all__ = [
@@ -46,26 +45,6 @@ __all__ = [
     "drop_collinear",
     "partial_auc_of",
 ]
-
-
-@dataclass(frozen=True)
-class ThresholdCounts:
-    """Confusion counts at every distinct threshold, highest threshold first.
-
-    ``tp[i]`` and ``fp[i]`` count the positives and negatives with score >=
-    ``thresholds[i]``; ``n_positive`` and ``n_negative`` are the totals.
-    """
-
-    thresholds: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    n_positive: float
-    n_negative: float
-
-    @property
-    def cells(self) -> Cells:
-        """The four cells at every threshold, for the binary metric registry."""
-        return Cells(self.tp, self.fp, self.n_positive - self.tp, self.n_negative - self.fp)
 
 
 def threshold_counts_from_keys(keys: SortedKeys) -> ThresholdCounts:

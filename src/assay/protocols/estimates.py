@@ -317,7 +317,8 @@ def fold_metrics(run: ProtocolRun, model: str) -> list[dict[str, Any]]:
     class only. The bootstrap methods add ``train_error`` (on the bootstrap
     sample); train-val-test adds ``chosen`` and ``validation_accuracy``.
     """
-    from assay.evaluation.compatible import roc_auc
+    from assay.metrics.ranking import auc_from_keys
+    from assay.summaries.scores import sort_keys
 
     y = run.y_codes
     two = len(run.labels) == 2
@@ -344,7 +345,7 @@ def fold_metrics(run: ProtocolRun, model: str) -> list[dict[str, Any]]:
         elif len(np.unique(truth)) < 2:
             row["roc_auc_note"] = "the test part holds one class only"
         else:
-            row["roc_auc"] = float(roc_auc(truth, part.proba[:, 1]))
+            row["roc_auc"] = float(auc_from_keys(sort_keys(truth == 1, np.asarray(part.proba[:, 1], np.float64))))
         if part.train_pred is not None:
             row["train_error"] = float(np.mean(part.train_pred != y[part.train_index]))
         if part.tuned is not None:

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from assay.summaries.kernels import compiled
-from assay.summaries.scores import ScoreCounts
+from assay.summaries.scores import ScoreCounts, ThresholdCounts
 
 __all__ = ["PARTITIONS", "Keys", "ScoreScan", "Splitters", "assemble", "batch_keys", "decode_keys", "one_vs_rest"]
 
@@ -445,8 +445,6 @@ def assemble(pieces: Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]], labels
              in_memory: bool, directory: str | None = None) -> ScoreCounts:
     """A summary with its cumulative counts from (scores, positives, negatives) pieces, scores decreasing
     from piece to piece: concatenated in memory, or written to unlinked files and mapped from them."""
-    from assay.metrics.ranking import ThresholdCounts
-
     chunks: list[tuple[np.ndarray, ...]] = []
     files: list[Any] = []
     written = 0

@@ -26,7 +26,7 @@ import numpy as np
 
 from assay.summaries.kernels import compiled
 
-__all__ = ["ScoreCounts", "SortedKeys", "concatenate_keys", "make_keys", "sort_keys"]
+__all__ = ["ScoreCounts", "SortedKeys", "ThresholdCounts", "concatenate_keys", "make_keys", "sort_keys"]
 
 
 @dataclass(frozen=True)
@@ -149,8 +149,6 @@ class SortedKeys:
             return ScoreCounts.empty(labels)
         # decreasing order as reversed views of the ascending arrays: no copies
         sc = ScoreCounts(scores, np.diff(tp, prepend=0), np.diff(fp, prepend=0), labels)
-        from assay.metrics.ranking import ThresholdCounts
-
         # keep the cumulative counts made on the way: every curve starts from them
         object.__setattr__(sc, "_threshold_counts", ThresholdCounts(scores, tp, fp, tp[-1], fp[-1]))
         return sc
@@ -231,6 +229,22 @@ def concatenate_keys(pieces: Sequence[SortedKeys]) -> SortedKeys:
         return pieces[0]
     return SortedKeys(np.concatenate([p.negative_keys for p in pieces]),
                       np.concatenate([p.positive_keys for p in pieces]), pieces[0].float_dtype)
+
+
+@dataclass(frozen=True)
+class ThresholdCounts:
+    """Confusion counts at every distinct threshold, highest threshold first: the cumulative form of a
+    ``ScoreCounts``, which every curve and area reads (``assay.metrics.ranking.threshold_counts``).
+
+    ``tp[i]`` and ``fp[i]`` count the positives and negatives with score >=
+    ``thresholds[i]``; ``n_positive`` and ``n_negative`` are the totals.
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    n_positive: float
+    n_negative: float
 
 
 @dataclass(frozen=True, eq=False)

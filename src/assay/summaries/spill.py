@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from assay.summaries.kernels import compiled
-from assay.summaries.scores import ScoreCounts
+from assay.summaries.scores import ScoreCounts, ThresholdCounts
 
 __all__ = ["CHUNK", "HELD_BYTES", "MergeTree", "Run", "gather", "is_on_disk", "merge_runs", "release"]
 
@@ -137,8 +137,6 @@ def merge_runs(runs: list[Run], labels: tuple[str, str], *, directory: str | Non
     above the highest last score among the runs not yet read to their end is final (no later entry of
     any run can reach it), so those entries merge and are written out, and the runs move on.
     """
-    from assay.metrics.ranking import ThresholdCounts
-
     chunk = int(max(1 << 12, memory // (HELD_BYTES * max(len(runs), 1))))
     count_dtype = np.result_type(*[run.count_dtype for run in runs])
     files = [tempfile.TemporaryFile(prefix="assay-summary-", dir=directory) for _ in range(5)]

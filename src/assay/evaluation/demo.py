@@ -15,7 +15,7 @@ def run_demo(*, seed: int = 0, jobs: int = 1, progress: Any = None) -> Any:
     Stratified 10-fold cross-validation on the same folds for the three, the
     out-of-fold reports with intervals, and the paired tests between them.
     """
-    from assay.evaluation.validation import validate
+    from assay.evaluation.validation import validate  # the layer below runs the protocol
 
     return validate(dataset="breast-cancer", models=DEMO_MODELS, method="cv", folds=10, seed=seed, jobs=jobs,
                     progress=progress)
