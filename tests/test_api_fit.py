@@ -354,3 +354,45 @@ def test_a_large_confusion_matrix_is_compact_and_brief_is_one_screen(tmp_path, c
     status, brief_json, _ = _run(["report", str(path), "--truth", "y", "--pred", "p", "--format", "json", "--brief"],
                                  capsys)
     assert brief_json == full_json  # --brief shortens the text only
+
+
+# costs of predicted labels (a defect: they were silently ignored) ----------------------------------------
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_expected_cost_of_predicted_labels_is_the_mean_cost_of_the_instances(seed):
+    rng_ = np.random.default_rng(seed)
+    y = rng_.random(400) < 0.3
+    pred = np.where(rng_.random(400) < 0.8, y, ~y)
+    costs = {"fp": float(rng_.integers(1, 5)), "fn": float(rng_.integers(1, 20)), "tp": 0.5, "tn": 0.0}
+    per_instance = np.select([y & pred, ~y & pred, y & ~pred, ~y & ~pred],
+                             [costs["tp"], costs["fp"], costs["fn"], costs["tn"]])
+    r = assay.evaluate(y, pred, costs=costs, bootstrap=300)
+    e = r["expected_cost"]
+    assert e.value == pytest.approx(per_instance.mean(), rel=1e-12)
+    assert e.method == "bootstrap-percentile" and e.ci.low <= e.value <= e.ci.high
+    tpr, fpr = (y & pred).sum() / y.sum(), (~y & pred).sum() / (~y).sum()
+    at = assay.evaluate(y, pred, costs=costs, prevalence=0.05, bootstrap=300)["expected_cost"].value
+    assert at == pytest.approx(0.05 * (0.5 * tpr + costs["fn"] * (1 - tpr)) + 0.95 * costs["fp"] * fpr, rel=1e-12)
+    counts = r.confusion.counts
+    direct = assay.evaluate_confusion(counts, labels=list(r.labels), costs=costs, bootstrap=300)
+    assert direct["expected_cost"].value == pytest.approx(e.value, rel=1e-12)
+    batches = evaluate_batches([(y[:150], pred[:150]), (y[150:], pred[150:])], kind="y_pred", costs=costs,
+                               bootstrap=300)
+    assert batches["expected_cost"].to_dict() == e.to_dict()
+    assert "expected_cost" not in assay.evaluate(y, pred).metrics  # no costs, no key
+
+
+def test_costs_of_labels_in_the_cli_and_refused_for_several_classes(table, capsys, tmp_path):
+    import json
+
+    status, out, err = _run(["report", str(table), "--truth", "y01", "--pred", "y01", "--costs", "fp=1,fn=10",
+                             "--format", "json", "--bootstrap", "200"], capsys)
+    assert status == 0, err
+    assert json.loads(out)["metrics"]["expected_cost"]["value"] == 0.0  # a perfect classifier costs nothing
+    matrix = tmp_path / "m.csv"
+    matrix.write_text("actual,neg,pos\nneg,90,10\npos,20,80\n")
+    status, out, err = _run(["report", "--confusion", str(matrix), "--costs", "fp=1,fn=5", "--bootstrap", "200"],
+                            capsys)
+    assert status == 0 and "Expected cost per instance" in out and "cost 0.550 per instance" in out
+    with pytest.raises(InvalidInput, match="^costs: costs of false positives and negatives apply to two classes"):
+        assay.evaluate([0, 1, 2, 1], [0, 1, 2, 2], costs={"fp": 1, "fn": 2})

@@ -83,6 +83,13 @@ def _ranking_kwargs(auc_interval: str, costs: str | None, prevalence: float | No
             "roc_bins": roc_bins}
 
 
+def _label_cost_kwargs(costs: str | None, prevalence: float | None) -> dict[str, Any]:
+    """--costs (and --prevalence) for predicted labels: their expected cost per instance."""
+    if costs is None:
+        return {}
+    return {"costs": parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")), "prevalence": prevalence}
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(report)
     cli.add_command(curves)
@@ -163,7 +170,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
 
         try:
             cm = read_confusion(confusion_file)
-            result = evaluate_confusion(cm, positive=positive, **options)
+            result = evaluate_confusion(cm, positive=positive, **options, **_label_cost_kwargs(costs, prevalence))
         except InvalidInput as e:
             raise fail(e, NAMES) from None
         source: dict[str, Any] = {"confusion": "standard input" if confusion_file == "-" else confusion_file}
@@ -198,7 +205,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins),
                       **probabilities} if score else probabilities if proba else {}
             proba_columns = proba_pairs(proba) if proba else None
-            labelled = {"allow_disjoint_labels": allow_disjoint_labels} if pred else {}
+            labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \
+                if pred else {}
             result = _report_streamed(file, truth, pred, score, proba_columns, input_format, na_values, positive,
                                       threshold, {**options, **labelled}, scored, fmt,
                                       parse_size(memory or DEFAULT_MEMORY, "--memory"))
@@ -227,7 +235,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins) if not pred else {}
         probabilistic = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                          "calibration_strategy": calibration} if not pred else {}
-        labelled = {"allow_disjoint_labels": allow_disjoint_labels} if pred else {}
+        labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \
+            if pred else {}
         try:
             result = evaluate(data.truth, positive=positive, threshold=threshold, score_name=data.score_name,
                               **data.kwargs, **options, **ranking, **probabilistic, **labelled)

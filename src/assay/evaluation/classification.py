@@ -90,6 +90,31 @@ def _fbeta_metric(beta: float) -> BinaryMetric:
     )
 
 
+def _cost_metric(costs: Any, prevalence: float | None) -> BinaryMetric:
+    """The expected cost per instance of the predictions: the mean of each instance's cost at the data's
+    class balance, or, at a deployment prevalence pi, pi (c_TP TPR + c_FN FNR) + (1 - pi)(c_FP FPR + c_TN TNR)."""
+
+    def compute(c: Cells) -> np.ndarray:
+        tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in c)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if prevalence is None:
+                return (costs.fp * fp + costs.fn * fn + costs.tp * tp + costs.tn * tn) / (tp + fp + fn + tn)
+            tpr, fpr = tp / (tp + fn), fp / (fp + tn)
+            return prevalence * (costs.tp * tpr + costs.fn * (1 - tpr)) + \
+                (1 - prevalence) * (costs.fp * fpr + costs.tn * (1 - fpr))
+
+    def undefined(c: Cells, P: str, N: str) -> str | None:
+        if prevalence is not None:
+            return f"no {P} or no {N}: the rates at a prevalence need both"
+        return "no instances"
+
+    if prevalence is None:
+        return BinaryMetric("expected_cost", "Expected cost per instance",
+                            "(c_FP FP + c_FN FN + c_TP TP + c_TN TN) / n", compute, undefined)
+    return BinaryMetric("expected_cost", f"Expected cost per instance at prevalence {prevalence:g}",
+                        "pi (c_TP TPR + c_FN FNR) + (1 - pi)(c_FP FPR + c_TN TNR)", compute, undefined)
+
+
 def _binary_estimate(
     spec: BinaryMetric,
     cells: Cells,
@@ -191,11 +216,15 @@ def analyse_confusion(
     interval: str,
     beta: float = 1.0,
     bootstrap: BootstrapSettings = BootstrapSettings(),
+    costs: Any = None,
+    prevalence: float | None = None,
 ) -> ConfusionAnalysis:
     """All metrics, per-class values, averages and tests of a confusion matrix.
 
     Inputs validated: ``cm`` has instances of at least two actual classes, and
-    ``positive`` (binary only) is one of its labels.
+    ``positive`` (binary only) is one of its labels. With ``costs`` (two classes), the
+    metrics add ``expected_cost``: per instance, at the data's class balance or at
+    ``prevalence``, with a bootstrap interval.
     """
     counts = cm.counts
     labels = cm.labels
@@ -205,6 +234,8 @@ def analyse_confusion(
     binary_specs = dict(BINARY_METRICS)
     if beta != 1.0:
         binary_specs["fbeta"] = _fbeta_metric(beta)
+    if costs is not None and positive is not None:
+        binary_specs["expected_cost"] = _cost_metric(costs, prevalence)
 
     metrics: dict[str, Estimate | str] = {}
     if positive is not None:

@@ -218,7 +218,7 @@ def evaluate(
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels)
     del pred_codes  # as long as the input: not kept while the rest is computed
     result = _evaluation(cm, prepared.positive, used_threshold, confidence, interval, beta, settings,
-                         list(prepared.notes))
+                         list(prepared.notes), *_label_costs(costs, prevalence, cm.labels))
     ranking = None
     if prepared.scores is not None:
         ranking = analyse_scores(
@@ -509,9 +509,11 @@ def _evaluation(
     beta: float,
     settings: BootstrapSettings,
     notes: list[str],
+    costs: Costs | None = None,
+    prevalence: float | None = None,
 ) -> Evaluation:
     analysis = analyse_confusion(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
-                                 bootstrap=settings)
+                                 bootstrap=settings, costs=costs, prevalence=prevalence)
     empty = [label for label, entry in analysis.per_class.items() if entry["support"] == 0]
     if empty:
         notes.append(f"no actual instances of {', '.join(repr(e) for e in empty)}")
@@ -539,6 +541,8 @@ def evaluate_confusion(
     beta: float = 1.0,
     bootstrap: int = 2000,
     seed: int = 0,
+    costs: Costs | Mapping[str, float] | None = None,
+    prevalence: float | None = None,
 ) -> Evaluation:
     """Evaluate a confusion matrix given directly (rows actual, columns predicted).
 
@@ -547,8 +551,8 @@ def evaluate_confusion(
     matrix : ConfusionCounts or array-like of shape (k, k)
         Whole, non-negative counts. With an array, ``labels`` names the classes
         (default ``"0"``, ``"1"``, ...).
-    labels, positive, confidence, interval, beta, bootstrap, seed
-        As for :func:`evaluate`.
+    labels, positive, confidence, interval, beta, bootstrap, seed, costs, prevalence
+        As for :func:`evaluate` (costs: the expected cost per instance of the matrix).
 
     Examples
     --------
@@ -589,4 +593,15 @@ def evaluate_confusion(
         raise InvalidInput(
             f"a positive class applies to two-class data; this matrix has {len(cm.labels)} classes", field="positive"
         )
-    return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes)
+    return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes,
+                       *_label_costs(costs, prevalence, cm.labels))
+
+
+def _label_costs(costs: Any, prevalence: Any, labels: Sequence[str]) -> tuple[Costs | None, float | None]:
+    """The costs and deployment prevalence of the predicted labels' expected cost (two classes), checked."""
+    if costs is None:
+        return None, None
+    if len(labels) != 2:
+        raise InvalidInput(f"costs of false positives and negatives apply to two classes; these data have "
+                           f"{len(labels)}", field="costs")
+    return _as_costs(costs), _check_prevalence(prevalence)

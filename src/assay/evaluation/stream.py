@@ -35,6 +35,7 @@ from assay.evaluation.evaluate import (
     _check_options,
     _check_prevalence,
     _evaluation,
+    _label_costs,
     _resolve_threshold,
     check_predicted_labels,
     choose_positive,
@@ -123,7 +124,7 @@ def evaluate_batches(
             except InvalidInput as e:
                 raise InvalidInput(e.problem, field=names.get("y_pred", "y_pred")) from None
         return evaluate_confusion_counts(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
-                                         settings=settings)
+                                         settings=settings, costs=costs, prevalence=prevalence)
     if memory is not None:
         memory = check_integer(memory, "memory", low=1)
     if kind == "y_proba":
@@ -157,7 +158,7 @@ def evaluate_batches(
 
 
 def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence: float, interval: str, beta: float,
-                              settings: Any) -> Evaluation:
+                              settings: Any, costs: Any = None, prevalence: float | None = None) -> Evaluation:
     """The evaluation of merged confusion counts (options checked by the caller): what every engine ends
     with for predicted labels."""
     if cm.n == 0:
@@ -173,7 +174,8 @@ def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence:
     elif positive is not None:
         raise InvalidInput(f"a positive class applies to two-class data; these data have {len(cm.labels)} "
                            "classes", field="positive")
-    return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes)
+    return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes,
+                       *_label_costs(costs, prevalence, cm.labels))
 
 
 def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], chosen: str, why: str, *,

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from assay.evaluation.result import Evaluation
 from assay.inference.estimate import Estimate
 from assay.metrics.confusion import BINARY_METRICS, MATRIX_METRICS
-from assay.report.format import ci_text, level_text, method_title, percent, pvalue_text, value_text
+from assay.report.format import ci_text, level_text, method_title, number, percent, pvalue_text, value_text
 
 __all__ = ["Heading", "Paragraph", "Table", "Block", "evaluation_document"]
 
@@ -71,6 +71,8 @@ def _is_percent(name: str) -> bool:
 def _title(name: str, beta: float) -> str:
     if name == "fbeta":
         return f"F-beta (beta = {beta:g})"
+    if name == "expected_cost":
+        return "Expected cost per instance"
     spec = BINARY_METRICS.get(name) or MATRIX_METRICS.get(name)
     return spec.title if spec else name
 
@@ -361,6 +363,10 @@ def _words(ev: Evaluation, verdicts: list[str], ranking_words: list[str]) -> lis
             f"Kappa {kappa.value:.3f} is {kw} agreement beyond chance (Landis & Koch's scale); "
             f"chance alone would get {percent(ev.metrics['chance_agreement'].value)} right."
         )
+    cost = ev.metrics.get("expected_cost")
+    if isinstance(cost, Estimate) and cost.value is not None:
+        words.append(f"With these costs the predictions cost {number(cost.value)} per instance on average"
+                     + (f" ({level} CI {ci_text(cost, as_percent=False)})" if cost.ci else "") + ".")
     words.extend(ranking_words)
     return words
 
