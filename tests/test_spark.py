@@ -66,6 +66,9 @@ def test_labels_on_spark_equal_the_in_memory_result(spark):
     df = spark.createDataFrame(pd.DataFrame({"y": y, "yhat": pred}))
     assert assay.spark.evaluate(df, truth="y", pred="yhat", bootstrap=200).to_dict() == \
         assay.evaluate(y, y_pred=pred, bootstrap=200).to_dict()
+    costs = {"fp": 1, "fn": 10}  # the expected cost of the labels, as in memory
+    assert assay.spark.evaluate(df, truth="y", pred="yhat", bootstrap=200, costs=costs).to_dict() == \
+        assay.evaluate(y, y_pred=pred, bootstrap=200, costs=costs).to_dict()
 
 
 def test_numeric_labels_and_negative_scores(spark):

@@ -182,7 +182,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                 raise UserError("--engine spark takes --truth and one of --pred or --score")
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins),
                       "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
-                      "calibration_strategy": calibration} if score else {}
+                      "calibration_strategy": calibration} if score else _label_cost_kwargs(costs, prevalence)
             if score:
                 scored["memory"] = parse_size(memory or DEFAULT_MEMORY, "--memory")
             result = _report_spark(file, truth, pred, score, input_format, positive, threshold, options, scored)
