@@ -2,6 +2,8 @@
 compare(y, a, b), a KeyError that lists the metrics, and no garbage from a wrong column (a probability
 column given as labels, labels of which none is a class of the truth): exit 2, one line, nothing written."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -396,3 +398,27 @@ def test_costs_of_labels_in_the_cli_and_refused_for_several_classes(table, capsy
     assert status == 0 and "Expected cost per instance" in out and "cost 0.550 per instance" in out
     with pytest.raises(InvalidInput, match="^costs: costs of false positives and negatives apply to two classes"):
         assay.evaluate([0, 1, 2, 1], [0, 1, 2, 2], costs={"fp": 1, "fn": 2})
+
+
+def test_a_threshold_chosen_by_a_criterion_as_proc_finds_it(capsys):
+    """pROC's aSAH data, s100b for a Poor outcome: Youden's point at specificity 0.8056 and sensitivity 0.6341
+    (pROC's coords(r, "best")); assay gives the score at that point (0.22) where pROC gives the midpoint to the
+    next score (0.205): the same predictions."""
+    path = Path(__file__).resolve().parent / "data" / "asah.csv"
+    table = pd.read_csv(path)
+    y, s = table["outcome"].to_numpy(), table["s100b"].to_numpy()
+    r = assay.evaluate(y, y_score=s, pos_label="Poor", threshold="youden", bootstrap=200)
+    assert r.threshold == 0.22
+    assert r["recall"].value == pytest.approx(0.6341, abs=5e-5) and r["specificity"].value == pytest.approx(0.8056, abs=5e-5)
+    assert any("chosen by Youden's J" in note and "optimistic" in note for note in r.notes)
+    closest = assay.evaluate(y, y_score=s, pos_label="Poor", threshold="closest", bootstrap=200)
+    assert closest.threshold in set(s) and any("closest to the corner" in n for n in closest.notes)
+    batches = evaluate_batches([(y[:60], s[:60]), (y[60:], s[60:])], positive="Poor", threshold="youden", bootstrap=200)
+    assert batches.threshold == 0.22 and batches["recall"].to_dict() == r["recall"].to_dict()
+    with pytest.raises(InvalidInput, match="'best' is neither a number nor one of"):
+        assay.evaluate(y, y_score=s, threshold="best")
+    status, out, err = _run(["report", str(path), "--truth", "outcome", "--score", "s100b"], capsys)
+    assert status == 2 and "youden or closest" in err
+    status, out, err = _run(["report", str(path), "--truth", "outcome", "--score", "s100b", "--positive", "Poor",
+                             "--threshold", "youden", "--bootstrap", "200"], capsys)
+    assert status == 0 and "chosen by Youden's J" in out

@@ -177,6 +177,26 @@ def table_output_options(f: Callable) -> Callable:
                              "every estimate (as to_frame()).")(f)
 
 
+class ThresholdType(click.ParamType):
+    """A threshold: a number, or a criterion that chooses one on the data (youden, closest)."""
+
+    name = "threshold"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        if isinstance(value, (int, float)):
+            return float(value)
+        text = str(value).strip()
+        if text.lower() in ("youden", "closest"):
+            return text.lower()
+        try:
+            return float(text)
+        except ValueError:
+            self.fail(f"{value!r} is neither a number nor youden or closest", param, ctx)
+
+
+THRESHOLD = ThresholdType()
+
+
 def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """Keep an option for the readers (read_predictions, dialect_options) without every command taking it."""
     if value is not None:

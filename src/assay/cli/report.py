@@ -9,6 +9,7 @@ import click
 
 from assay.cli.common import (
     CONTEXT,
+    THRESHOLD,
     UserError,
     emit,
     fail,
@@ -104,8 +105,9 @@ def register(cli: click.Group) -> None:
 @click.option("--allow-disjoint-labels", is_flag=True,
               help="Accept --pred labels of which none is a class of --truth, or that look like scores "
                    "(refused by default: the sign of a wrong column).")
-@click.option("--threshold", type=float, metavar="T",
-              help="Predict positive iff score >= T (default 0.5 for probabilities).")
+@click.option("--threshold", type=THRESHOLD, metavar="T",
+              help="Predict positive iff score >= T (default 0.5 for probabilities); youden or closest choose T on "
+                   "the same data (Youden's J; the ROC point closest to (0, 1)), which the report says is optimistic.")
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="Confidence level.")
 @click.option("--interval", type=click.Choice(["wilson", "clopper-pearson", "agresti-coull", "jeffreys", "normal"]),
               default="wilson", show_default=True, help="Interval for proportions.")
@@ -131,7 +133,8 @@ def register(cli: click.Group) -> None:
 @table_output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
-           allow_disjoint_labels: bool, threshold: float | None, confidence: float, interval: str, beta: float, bootstrap: int, seed: int,
+           allow_disjoint_labels: bool, threshold: float | str | None, confidence: float, interval: str, beta: float,
+           bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
            memory: str | None, engine: str, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,

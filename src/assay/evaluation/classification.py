@@ -96,17 +96,21 @@ def _cost_metric(costs: Any, prevalence: float | None) -> BinaryMetric:
 
     def compute(c: Cells) -> np.ndarray:
         tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in c)
-        with np.errstate(invalid="ignore", divide="ignore"):
+        # shares first, then costs: a cost near the largest double overflows only if the mean does
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             if prevalence is None:
-                return (costs.fp * fp + costs.fn * fn + costs.tp * tp + costs.tn * tn) / (tp + fp + fn + tn)
+                n = tp + fp + fn + tn
+                return costs.fp * (fp / n) + costs.fn * (fn / n) + costs.tp * (tp / n) + costs.tn * (tn / n)
             tpr, fpr = tp / (tp + fn), fp / (fp + tn)
             return prevalence * (costs.tp * tpr + costs.fn * (1 - tpr)) + \
                 (1 - prevalence) * (costs.fp * fpr + costs.tn * (1 - fpr))
 
     def undefined(c: Cells, P: str, N: str) -> str | None:
-        if prevalence is not None:
+        if float(np.sum(c)) == 0:
+            return "no instances"
+        if prevalence is not None and (float(c.tp + c.fn) == 0 or float(c.fp + c.tn) == 0):
             return f"no {P} or no {N}: the rates at a prevalence need both"
-        return "no instances"
+        return "beyond double precision: the costs are too large for the expected cost to be represented"
 
     if prevalence is None:
         return BinaryMetric("expected_cost", "Expected cost per instance",

@@ -134,9 +134,11 @@ def evaluate(
         is the same). By default: the class a ``y_score`` series is named after,
         else the one label that reads as positive (1, true, yes, pos, ...), else the
         second in sorted order. The result's ``notes`` say which rule chose it.
-    threshold : float, optional
+    threshold : float or {"youden", "closest"}, optional
         For ``y_score`` and two-class ``y_proba``; default 0.5 for scores within
-        [0, 1], and required for other scores.
+        [0, 1], and required for other scores. A criterion chooses it on the same
+        data (Youden's J, or the ROC point closest to (0, 1)), and a note says that
+        the metrics at it are then optimistic.
     confidence : float, default 0.95
         Confidence level of every interval and test.
     interval : {"wilson", "clopper-pearson", "agresti-coull", "jeffreys", "normal"}
@@ -265,7 +267,11 @@ def predictions(
     prepared = _prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
                         score_name=score_name, allow_disjoint_labels=allow_disjoint_labels)
     if prepared.scores is not None:
-        used = _resolve_threshold(threshold, prepared.scores)
+        if isinstance(threshold, str):  # a criterion: the threshold chosen on these same data
+            used, note = chosen_threshold(threshold, prepared.summary())
+            prepared = replace(prepared, notes=prepared.notes + (note,))
+        else:
+            used = _resolve_threshold(threshold, prepared.scores)
         p = prepared.labels.index(prepared.positive)
         return prepared, np.where(prepared.scores >= used, p, 1 - p), used
     if threshold is not None:
@@ -488,12 +494,37 @@ def _as_costs(costs: Costs | Mapping[str, float] | None) -> Costs:
     return result
 
 
+THRESHOLD_CRITERIA = {"youden": "Youden's J (the largest TPR - FPR)",
+                      "closest": "the ROC point closest to the corner (0, 1)"}
+"""Criteria that choose a threshold on the data: ``threshold="youden"`` or ``"closest"``."""
+
+
+def chosen_threshold(criterion: str, summary: ScoreCounts) -> tuple[float, str]:
+    """The threshold a criterion picks on the ROC curve of a score summary, and the note that says it is
+    optimistic."""
+    from assay.evaluation.ranking import _choice
+    from assay.metrics.ranking import threshold_counts
+
+    if criterion not in THRESHOLD_CRITERIA:
+        raise InvalidInput(f"{criterion!r} is neither a number nor one of {list(THRESHOLD_CRITERIA)}",
+                           field="threshold")
+    tc = threshold_counts(summary)
+    if criterion == "youden":
+        choice = _choice("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
+    else:
+        choice = _choice("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
+    return float(choice.threshold), (f"threshold {choice.threshold:.6g} chosen by {THRESHOLD_CRITERIA[criterion]} on "
+                                     "these same data: the metrics at it are optimistic (choose it on other data "
+                                     "to estimate them fairly)")
+
+
 def _resolve_threshold(threshold: float | None, scores: np.ndarray) -> float:
     if threshold is None:
         low, high = float(scores.min()), float(scores.max())
         if low < 0.0 or high > 1.0:
             raise InvalidInput(
-                f"scores range from {low:g} to {high:g}, so they are not probabilities: give a threshold",
+                f"scores range from {low:g} to {high:g}, so they are not probabilities: give a threshold (a "
+                f"number, or youden or closest to choose one on these data)",
                 field="threshold",
             )
         return DEFAULT_THRESHOLD

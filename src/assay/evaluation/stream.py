@@ -39,6 +39,7 @@ from assay.evaluation.evaluate import (
     _resolve_threshold,
     check_predicted_labels,
     choose_positive,
+    chosen_threshold,
 )
 from assay.evaluation.multiclass_ranking import analyse_multiclass_counts
 from assay.evaluation.probabilistic import _check_bins, _check_clip, _check_rows, analyse_score_counts, analyse_summary
@@ -185,14 +186,19 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
                           calibration_bins: int, calibration_strategy: str, roc_bins: int | None) -> Evaluation:
     """The whole evaluation from a two-class score summary whose positive class is ``chosen`` (``why`` it is;
     options checked by the caller): what every engine (batches, Spark) ends with for scores."""
-    used = _resolve_threshold(threshold, summary.scores[[-1, 0]])  # decreasing: the ends are min and max
+    notes = [f"positive class {chosen!r}: {why}"]
+    if isinstance(threshold, str):  # a criterion: chosen on these same data
+        used, note = chosen_threshold(threshold, summary)
+        notes.append(note)
+    else:
+        used = _resolve_threshold(threshold, summary.scores[[-1, 0]])  # decreasing: the ends are min and max
     cells = counts_at(threshold_counts(summary), np.array([used]))
     p = all_labels.index(chosen)
     counts = np.zeros((2, 2), dtype=np.int64)
     counts[p, p], counts[p, 1 - p] = int(cells.tp[0]), int(cells.fn[0])
     counts[1 - p, p], counts[1 - p, 1 - p] = int(cells.fp[0]), int(cells.tn[0])
     result = _evaluation(ConfusionCounts(all_labels, counts), chosen, used, confidence, interval, beta, settings,
-                         [f"positive class {chosen!r}: {why}"])
+                         notes, *_label_costs(costs, prevalence, all_labels))
     ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
                              bootstrap=settings, threshold=used, costs=_as_costs(costs),
                              deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
