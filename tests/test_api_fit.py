@@ -422,3 +422,29 @@ def test_a_threshold_chosen_by_a_criterion_as_proc_finds_it(capsys):
     status, out, err = _run(["report", str(path), "--truth", "outcome", "--score", "s100b", "--positive", "Poor",
                              "--threshold", "youden", "--bootstrap", "200"], capsys)
     assert status == 0 and "chosen by Youden's J" in out
+
+
+def test_predictive_values_at_the_prevalence_where_the_classifier_is_used(tmp_path, capsys):
+    import json
+
+    y = np.array([1] * 40 + [0] * 60)
+    pred = np.array([1] * 32 + [0] * 8 + [1] * 6 + [0] * 54)
+    sens, spec, pi = 32 / 40, 54 / 60, 0.05
+    r = assay.evaluate(y, pred, prevalence=pi, bootstrap=300)
+    assert r["ppv_at_prevalence"].value == pytest.approx(sens * pi / (sens * pi + (1 - spec) * (1 - pi)), rel=1e-12)
+    assert r["npv_at_prevalence"].value == pytest.approx(spec * (1 - pi) / (spec * (1 - pi) + (1 - sens) * pi),
+                                                         rel=1e-12)
+    assert r["ppv_at_prevalence"].method == "bootstrap-percentile"
+    assert any("at prevalence 0.05" in note for note in r.notes)  # which prevalence was used
+    # at the data's own prevalence they are the precision and the NPV
+    own = assay.evaluate(y, pred, prevalence=0.4, bootstrap=300)
+    assert own["ppv_at_prevalence"].value == pytest.approx(own["precision"].value, rel=1e-12)
+    assert own["npv_at_prevalence"].value == pytest.approx(own["npv"].value, rel=1e-12)
+    path = tmp_path / "p.csv"
+    pd.DataFrame({"y": y, "p": pred}).to_csv(path, index=False)
+    status, out, err = _run(["report", str(path), "--truth", "y", "--pred", "p", "--prevalence", "0.05",
+                             "--format", "json", "--bootstrap", "200"], capsys)
+    assert status == 0, err
+    assert json.loads(out)["metrics"]["ppv_at_prevalence"]["value"] == pytest.approx(r["ppv_at_prevalence"].value)
+    with pytest.raises(InvalidInput, match="^prevalence: a prevalence of the positive class applies to two classes"):
+        assay.evaluate([0, 1, 2, 1], [0, 1, 2, 2], prevalence=0.1)

@@ -85,10 +85,14 @@ def _ranking_kwargs(auc_interval: str, costs: str | None, prevalence: float | No
 
 
 def _label_cost_kwargs(costs: str | None, prevalence: float | None) -> dict[str, Any]:
-    """--costs (and --prevalence) for predicted labels: their expected cost per instance."""
-    if costs is None:
-        return {}
-    return {"costs": parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")), "prevalence": prevalence}
+    """--costs and --prevalence for predicted labels: their expected cost per instance, and the predictive
+    values at the prevalence."""
+    out: dict[str, Any] = {}
+    if costs is not None:
+        out["costs"] = parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn"))
+    if prevalence is not None:
+        out["prevalence"] = prevalence
+    return out
 
 
 def register(cli: click.Group) -> None:

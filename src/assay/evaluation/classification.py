@@ -119,6 +119,37 @@ def _cost_metric(costs: Any, prevalence: float | None) -> BinaryMetric:
                         "pi (c_TP TPR + c_FN FNR) + (1 - pi)(c_FP FPR + c_TN TNR)", compute, undefined)
 
 
+def _predictive_values(prevalence: float) -> dict[str, BinaryMetric]:
+    """PPV and NPV where the classifier will be used: Bayes' rule from sensitivity and specificity at a
+    prevalence pi (they do not move with the class balance; predictive values do)."""
+
+    def ppv(c: Cells) -> np.ndarray:
+        tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in c)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            sens, spec = tp / (tp + fn), tn / (tn + fp)
+            return sens * prevalence / (sens * prevalence + (1 - spec) * (1 - prevalence))
+
+    def npv(c: Cells) -> np.ndarray:
+        tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in c)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            sens, spec = tp / (tp + fn), tn / (tn + fp)
+            return spec * (1 - prevalence) / (spec * (1 - prevalence) + (1 - sens) * prevalence)
+
+    def undefined(c: Cells, P: str, N: str) -> str | None:
+        if float(c.tp + c.fn) == 0 or float(c.fp + c.tn) == 0:
+            return f"no {P} or no {N}: sensitivity and specificity need both"
+        return "nothing predicted on that side at this prevalence (0/0)"
+
+    return {
+        "ppv_at_prevalence": BinaryMetric(
+            "ppv_at_prevalence", f"PPV at prevalence {prevalence:g}",
+            "sens pi / (sens pi + (1 - spec)(1 - pi))", ppv, undefined),
+        "npv_at_prevalence": BinaryMetric(
+            "npv_at_prevalence", f"NPV at prevalence {prevalence:g}",
+            "spec (1 - pi) / (spec (1 - pi) + (1 - sens) pi)", npv, undefined),
+    }
+
+
 def _binary_estimate(
     spec: BinaryMetric,
     cells: Cells,
@@ -228,7 +259,8 @@ def analyse_confusion(
     Inputs validated: ``cm`` has instances of at least two actual classes, and
     ``positive`` (binary only) is one of its labels. With ``costs`` (two classes), the
     metrics add ``expected_cost``: per instance, at the data's class balance or at
-    ``prevalence``, with a bootstrap interval.
+    ``prevalence``, with a bootstrap interval; with ``prevalence``, ``ppv_at_prevalence``
+    and ``npv_at_prevalence`` (Bayes' rule from sensitivity and specificity).
     """
     counts = cm.counts
     labels = cm.labels
@@ -240,6 +272,8 @@ def analyse_confusion(
         binary_specs["fbeta"] = _fbeta_metric(beta)
     if costs is not None and positive is not None:
         binary_specs["expected_cost"] = _cost_metric(costs, prevalence)
+    if prevalence is not None and positive is not None:
+        binary_specs.update(_predictive_values(prevalence))
 
     metrics: dict[str, Estimate | str] = {}
     if positive is not None:

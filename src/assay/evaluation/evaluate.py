@@ -545,6 +545,9 @@ def _evaluation(
 ) -> Evaluation:
     analysis = analyse_confusion(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
                                  bootstrap=settings, costs=costs, prevalence=prevalence)
+    if prevalence is not None and positive is not None:
+        notes.append(f"PPV and NPV at prevalence {prevalence:g} (where the classifier will be used): Bayes' rule "
+                     "from the sensitivity and specificity measured here")
     empty = [label for label, entry in analysis.per_class.items() if entry["support"] == 0]
     if empty:
         notes.append(f"no actual instances of {', '.join(repr(e) for e in empty)}")
@@ -629,10 +632,12 @@ def evaluate_confusion(
 
 
 def _label_costs(costs: Any, prevalence: Any, labels: Sequence[str]) -> tuple[Costs | None, float | None]:
-    """The costs and deployment prevalence of the predicted labels' expected cost (two classes), checked."""
-    if costs is None:
+    """The costs (the predictions' expected cost) and the deployment prevalence (the cost there, and the
+    predictive values there) of two classes, checked."""
+    if costs is None and prevalence is None:
         return None, None
     if len(labels) != 2:
-        raise InvalidInput(f"costs of false positives and negatives apply to two classes; these data have "
-                           f"{len(labels)}", field="costs")
-    return _as_costs(costs), _check_prevalence(prevalence)
+        field, what = ("costs", "costs of false positives and negatives apply") if costs is not None else \
+            ("prevalence", "a prevalence of the positive class applies")
+        raise InvalidInput(f"{what} to two classes; these data have {len(labels)}", field=field)
+    return (None if costs is None else _as_costs(costs)), _check_prevalence(prevalence)

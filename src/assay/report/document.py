@@ -64,7 +64,7 @@ class _Builder:
 def _is_percent(name: str) -> bool:
     spec = BINARY_METRICS.get(name) or MATRIX_METRICS.get(name)
     if spec is None:
-        return name == "fbeta"
+        return name in ("fbeta", "ppv_at_prevalence", "npv_at_prevalence")
     return spec.percent
 
 
@@ -73,6 +73,8 @@ def _title(name: str, beta: float) -> str:
         return f"F-beta (beta = {beta:g})"
     if name == "expected_cost":
         return "Expected cost per instance"
+    if name in ("ppv_at_prevalence", "npv_at_prevalence"):
+        return f"{name[:3].upper()} at the prevalence given"
     spec = BINARY_METRICS.get(name) or MATRIX_METRICS.get(name)
     return spec.title if spec else name
 
