@@ -448,3 +448,21 @@ def test_predictive_values_at_the_prevalence_where_the_classifier_is_used(tmp_pa
     assert json.loads(out)["metrics"]["ppv_at_prevalence"]["value"] == pytest.approx(r["ppv_at_prevalence"].value)
     with pytest.raises(InvalidInput, match="^prevalence: a prevalence of the positive class applies to two classes"):
         assay.evaluate([0, 1, 2, 1], [0, 1, 2, 2], prevalence=0.1)
+
+
+def test_classes_keep_the_type_the_data_held():
+    import numpy as np
+
+    r = assay.evaluate(np.array([0, 1, 1, 0, 2]), [0, 1, 0, 0, 2])
+    assert r.classes == (0, 1, 2) and all(type(c) is int for c in r.classes)
+    assert r.labels == ("0", "1", "2")  # the JSON's labels stay text
+    assert r.per_class[r.classes[0]] is r.per_class["0"] or r.per_class[r.classes[0]] == r.per_class["0"]
+    b = assay.evaluate([0, 1, 1, 0], y_score=[0.1, 0.8, 0.3, 0.2])
+    assert b.classes == (0, 1) and b.pos_label == 1 and b.positive == "1"
+    t = assay.evaluate([True, False, True, False], [True, True, False, False])
+    assert t.classes == (False, True) and t.pos_label is True
+    s = assay.evaluate(["b", "a", "c", "a"], y_proba={"c": [0.1, 0.1, 0.8, 0.1], "a": [0.8, 0.1, 0.1, 0.8],
+                                                      "b": [0.1, 0.8, 0.1, 0.1]})
+    assert s.classes == ("a", "b", "c") and s.pos_label is None
+    declared = assay.evaluate(["1", "0", "1"], ["1", "1", "0"], labels=[1, 0])
+    assert declared.classes == (1, 0)  # the declared labels, as written

@@ -42,6 +42,11 @@ class EncodedLabels:
 
     labels: tuple[str, ...]
     codes: dict[str, np.ndarray]
+    values: tuple[Any, ...] = ()  # each label as the data (or the declared labels) held it: 0, 1.5, True, "a"
+
+    def classes(self) -> tuple[Any, ...]:
+        """The labels as the data held them (their text where unknown)."""
+        return self.values or self.labels
 
 
 # ----------------------------------------------------------------------------
@@ -325,6 +330,7 @@ def encode_labels(
         offsets[field] = len(pooled)
         pooled.extend(uniques)
     declared: list[str] | None = None
+    declared_raw: list[Any] = []
     if labels is not None:
         declared_raw = _label_list(labels)
         if len(declared_raw) < 2:
@@ -355,7 +361,13 @@ def encode_labels(
             lookup[j] = position[text]
         identity = len(uniques) == 0 or np.array_equal(lookup, np.arange(len(uniques)))
         codes[field] = raw_codes[field] if identity else lookup[raw_codes[field]]
-    return EncodedLabels(labels=tuple(order), codes=codes)
+    held: dict[str, Any] = {}
+    for i, raw in enumerate(declared_raw):  # the declared labels first: as the user wrote them
+        held.setdefault(texts[len(pooled) + i], raw)
+    for i, raw in enumerate(pooled):
+        held.setdefault(texts[i], raw)
+    values = tuple(_py(held.get(text, text)) for text in order)
+    return EncodedLabels(labels=tuple(order), codes=codes, values=values)
 
 
 def _label_list(labels: Any, field: str = "labels") -> list[Any]:

@@ -109,6 +109,9 @@ def register(cli: click.Group) -> None:
 @click.option("--allow-disjoint-labels", is_flag=True,
               help="Accept --pred labels of which none is a class of --truth, or that look like scores "
                    "(refused by default: the sign of a wrong column).")
+@click.option("--weight", metavar="COL",
+              help="A column of sample weights (scikit-learn's sample_weight): whole numbers count each row that many "
+                   "times, with every interval; other weights give weighted estimates without intervals.")
 @click.option("--threshold", type=THRESHOLD, metavar="T",
               help="Predict positive iff score >= T (default 0.5 for probabilities); youden or closest choose T on "
                    "the same data (Youden's J; the ROC point closest to (0, 1)), which the report says is optimistic.")
@@ -137,8 +140,8 @@ def register(cli: click.Group) -> None:
 @table_output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
-           allow_disjoint_labels: bool, threshold: float | str | None, confidence: float, interval: str, beta: float,
-           bootstrap: int, seed: int,
+           allow_disjoint_labels: bool, weight: str | None, threshold: float | str | None, confidence: float,
+           interval: str, beta: float, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
            memory: str | None, engine: str, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
@@ -159,6 +162,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
       assay report preds.csv --truth y --pred yhat
       assay report preds.csv --truth y --score p --threshold 0.3 --positive yes
       assay report preds.csv --truth y --score p --costs fp=1,fn=10 --prevalence 0.05
+      assay report preds.csv --truth y --pred yhat --weight w
       assay report preds.csv --truth y --proba setosa,versicolor,virginica --format json
       assay report --confusion matrix.csv --positive pos
       assay report sales.csv --truth actual --pred forecast --task regression
@@ -171,8 +175,9 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     if confusion_file is not None:
         if file or truth or pred or score or proba:
             raise UserError("--confusion takes a matrix file instead of FILE, --truth, --pred, --score and --proba")
-        if threshold is not None:
-            raise UserError("--threshold applies to --score or --proba, not to a confusion matrix")
+        if threshold is not None or weight is not None:
+            raise UserError(f"{'--threshold' if threshold is not None else '--weight'} applies to a FILE of "
+                            "predictions, not to a confusion matrix")
         from assay.io.confusion_file import read_confusion
 
         try:
@@ -184,6 +189,9 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     else:
         if file is None:
             raise UserError("give a FILE of predictions (or - for standard input), or --confusion FILE")
+        if weight is not None and (engine == "spark" or _streams(file, memory)):
+            raise UserError("--weight needs the table in memory: give one file that fits in --memory (a directory, "
+                            "a glob, a larger file or --engine spark is read in batches, without weights)")
         if engine == "spark":
             if proba or task == "regression" or not truth or (pred is None) == (score is None):
                 raise UserError("--engine spark takes --truth and one of --pred or --score")
@@ -228,10 +236,13 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             write_pictures(result, html, plots)
             render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
             return
-        data = read_predictions(file, truth, pred, score, proba, input_format, na_values)
+        data = read_predictions(file, truth, pred, score, proba, input_format, na_values,
+                                extra_columns=(weight,) if weight else ())
         if task != "classification" and pred:
             regression = _regression_if_numeric(data, task)
             if regression is not None:
+                if weight:
+                    raise UserError("--weight covers classification reports; numeric predictions take none yet")
                 if html or plots:
                     option = "--html" if html else "--plots"
                     raise UserError(f"{option} covers classification reports; numeric predictions have none yet")
@@ -244,13 +255,14 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                          "calibration_strategy": calibration} if not pred else {}
         labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \
             if pred else {}
+        weights = {"sample_weight": data.extra[weight]} if weight else {}
         try:
             result = evaluate(data.truth, positive=positive, threshold=threshold, score_name=data.score_name,
-                              **data.kwargs, **options, **ranking, **probabilistic, **labelled)
+                              **data.kwargs, **options, **ranking, **probabilistic, **labelled, **weights)
         except InvalidInput as e:
-            raise fail(e, {**NAMES, **data.names, "calibration_bins": "--bins",
+            raise fail(e, {**NAMES, **data.names, "sample_weight": f"column {weight!r}", "calibration_bins": "--bins",
                            "calibration_strategy": "--calibration"}) from None
-        source = data.source
+        source = {**data.source, **({"weight": weight} if weight else {})}
     result = in_cli_words(replace(result, source=source))
     from assay.report.text import render_text
 

@@ -61,6 +61,10 @@ statistic over every resample, and the report would take minutes. Per-class prop
 intervals, and the averages their bootstrap ones."""
 
 
+WEIGHTED_NOTE = "no interval: the sample weights are not counts"
+"""The note of an estimate from weights that are not whole numbers (the report's notes say more)."""
+
+
 class _Pending:
     """Collects statistics whose interval comes from the one shared bootstrap."""
 
@@ -69,11 +73,12 @@ class _Pending:
         self.values: dict[str, float] = {}
         self.skipped: dict[str, str] = {}
         self.skip_note: str | None = None
+        self.no_interval: str | None = None  # weights that are not counts: estimates alone, with this note
 
     def add(self, key: str, value: float, fn: Callable[[np.ndarray], np.ndarray]) -> str:
         """Register a statistic for the bootstrap (or, while ``skip_note`` is set, its value alone)."""
-        if self.skip_note is not None:
-            self.skipped[key] = self.skip_note
+        if self.no_interval is not None or self.skip_note is not None:
+            self.skipped[key] = self.no_interval or self.skip_note
         else:
             self.functions[key] = fn
         self.values[key] = value
@@ -165,6 +170,8 @@ def _binary_estimate(
     value = float(spec.compute(cells))
     if not np.isfinite(value):
         return Estimate.undefined(spec.undefined(cells, P, N) or "undefined")
+    if pending.no_interval is not None:
+        return Estimate(value, None, None, pending.no_interval)
     if spec.kind == "proportion" and spec.proportion is not None:
         k, n = spec.proportion(cells)
         low, high = proportion_bounds(k, n, confidence=confidence, method=interval)
@@ -187,11 +194,15 @@ def _binary_estimate(
 
 def _matrix_estimate(
     spec: MatrixMetric, counts: np.ndarray, key: str, pending: _Pending, confidence: float, interval: str,
-    kappa: KappaResult,
+    kappa: KappaResult | None,
 ) -> Estimate | str:
     value = float(spec.compute(counts))
     if not np.isfinite(value):
         return Estimate.undefined(spec.undefined(counts) or "undefined")
+    if spec.kind == "descriptive":
+        return Estimate(value)
+    if pending.no_interval is not None:
+        return Estimate(value, None, None, pending.no_interval)
     if spec.kind == "proportion" and spec.proportion is not None:
         k, n = spec.proportion(counts)
         low, high = proportion_bounds(k, n, confidence=confidence, method=interval)
@@ -266,7 +277,9 @@ def analyse_confusion(
     labels = cm.labels
     k = len(labels)
     pending = _Pending()
-    kappa = kappa_test(counts, confidence=confidence)
+    if cm.weighted:
+        pending.no_interval = WEIGHTED_NOTE
+    kappa = None if cm.weighted else kappa_test(counts, confidence=confidence)
     binary_specs = dict(BINARY_METRICS)
     if beta != 1.0:
         binary_specs["fbeta"] = _fbeta_metric(beta)
@@ -309,8 +322,8 @@ def analyse_confusion(
                 binary_specs[name], cells, lambda s, j=j: one_vs_rest(s, j), repr(label), other,
                 f"per_class.{j}.{name}", pending, confidence, interval,
             )
-        entry["support"] = int(actual[j])
-        entry["predicted"] = int(predicted[j])
+        entry["support"] = float(actual[j]) if cm.weighted else int(actual[j])
+        entry["predicted"] = float(predicted[j]) if cm.weighted else int(predicted[j])
         per_class[label] = entry
     pending.skip_note = None
 
@@ -359,12 +372,12 @@ def analyse_confusion(
         b = intervals[v]
         return Estimate(pending.values[v], b.ci, "bootstrap-percentile", b.note)
 
-    tests: dict[str, Any] = {
+    tests: dict[str, Any] = {} if cm.weighted else {  # the tests need counts
         "accuracy_vs_nir": accuracy_vs_nir(int(np.trace(counts)), int(counts.sum()),
                                            float(actual.max() / counts.sum())),
         "kappa": kappa,
     }
-    if positive is not None:
+    if positive is not None and not cm.weighted:
         p = labels.index(positive)
         # off-diagonal cells: false negatives (actual positive) and false positives
         fn_count, fp_count = int(counts[p, 1 - p]), int(counts[1 - p, p])

@@ -12,12 +12,13 @@ import numpy as np
 from assay.errors import InvalidInput
 from assay.evaluation.classification import analyse_confusion
 from assay.evaluation.multiclass_ranking import analyse_multiclass_scores
-from assay.evaluation.probabilistic import analyse_probabilities
+from assay.evaluation.probabilistic import analyse_probabilities, analyse_score_counts
 from assay.evaluation.ranking import AUCInterval, Costs, RankingAnalysis, analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.inference.bootstrap import BootstrapSettings
 from assay.checks import check_confidence, check_count_table, check_number, check_resamples, check_seed
 from assay.inference.proportion import ProportionMethod, check_proportion_method
+from assay.limits import MAX_COUNT
 from assay.inputs import as_proba, as_scores, canonical_label, encode_labels, name_of, sorted_labels
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
@@ -105,6 +106,7 @@ def evaluate(
     calibration_strategy: str = "uniform",
     roc_bins: int | None = None,
     allow_disjoint_labels: bool = False,
+    sample_weight: Any = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
@@ -187,6 +189,13 @@ def evaluate(
         benign/malignant), or when they look like scores (many distinct numbers that
         are not whole and not classes of the truth): the usual sign of a wrong column.
         True accepts them (or give ``labels``).
+    sample_weight : array-like of shape (n,), optional
+        A weight per instance, as scikit-learn's ``sample_weight``. Whole numbers are
+        frequency weights: each instance counts that many times, and every interval
+        and test is exact, as if the rows were repeated. Other weights (class-balancing,
+        importance weights) give the weighted estimates, equal to scikit-learn's, but
+        no intervals or tests, which need counts (a note says so). A weight of 0 leaves
+        the instance out.
 
     Returns
     -------
@@ -216,11 +225,16 @@ def evaluate(
     prepared, pred_codes, used_threshold = predictions(
         y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels,
         positive=positive_class(positive, pos_label), threshold=threshold, score_name=score_name,
-        allow_disjoint_labels=allow_disjoint_labels)
-    cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels)
+        allow_disjoint_labels=allow_disjoint_labels, sample_weight=sample_weight)
+    weights = prepared.weights
+    cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels, sample_weight=weights)
     del pred_codes  # as long as the input: not kept while the rest is computed
+    notes = list(prepared.notes)
+    if weights is not None:
+        _require_two_weighted_classes(cm)
+        notes.append(_weights_note(cm))
     result = _evaluation(cm, prepared.positive, used_threshold, confidence, interval, beta, settings,
-                         list(prepared.notes), *_label_costs(costs, prevalence, cm.labels))
+                         notes, *_label_costs(costs, prevalence, cm.labels))
     ranking = None
     if prepared.scores is not None:
         ranking = analyse_scores(
@@ -230,21 +244,99 @@ def evaluate(
             roc_bins=roc_bins,
         )
     elif prepared.matrix is not None:
-        ranking = analyse_multiclass_scores(prepared.matrix, prepared.true_codes, prepared.labels,
-                                            confidence=confidence, bootstrap=settings)
+        repeated = _repeated(prepared, notes, "the multi-class ROC analysis")
+        if repeated is not None:
+            ranking = analyse_multiclass_scores(repeated.matrix, repeated.true_codes, prepared.labels,
+                                                confidence=confidence, bootstrap=settings)
     probabilistic = None
-    proba = prepared.probabilities()
-    notes = list(result.notes)
+    if weights is not None and prepared.proba is None and prepared.scores is not None \
+            and prepared.scores.min() >= 0 and prepared.scores.max() <= 1:
+        if not cm.weighted:  # frequency weights: from the counts per distinct score, exactly
+            probabilistic = analyse_score_counts(prepared.summary(), prior=prior, clip=clip, bins=calibration_bins,
+                                                 strategy=calibration_strategy, confidence=confidence)
+            notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
+                         "and calibration")
+        else:
+            notes.append(_NO_WEIGHTED_PART.format(what="the probabilistic losses and calibration"))
+        return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes),
+                       held_labels=prepared.classes)
+    source = prepared if weights is None or prepared.proba is None else \
+        _repeated(prepared, notes, "the probabilistic losses and calibration")
+    proba = source.probabilities() if source is not None else None
     if proba is not None:
         probabilistic = analyse_probabilities(
-            proba, prepared.true_codes, prepared.labels, positive=prepared.positive, prior=prior, clip=clip,
+            proba, source.true_codes, prepared.labels, positive=prepared.positive, prior=prior, clip=clip,
             bins=calibration_bins, strategy=calibration_strategy, confidence=confidence)
         if y_score is not None:
             notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
                          "and calibration")
-    elif prepared.scores is not None:
+    elif prepared.scores is not None and source is not None:
         notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
-    return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes))
+    return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes),
+                   held_labels=prepared.classes)
+
+
+MAX_REPEATED = 20_000_000
+"""The largest total of whole-number weights for which the analyses that need the instances themselves
+(probabilities of several classes) repeat each instance as many times as its weight."""
+
+_NO_WEIGHTED_PART = ("{what}: none, as the sample weights are not whole numbers (they need instances; whole-number "
+                     "weights count each instance that many times)")
+
+
+def _repeated(prepared: _Prepared, notes: list[str], what: str) -> _Prepared | None:
+    """The instances, each repeated as many times as its whole-number weight (``prepared`` itself when
+    unweighted); None, with a note, when the weights are not whole or their total is too large."""
+    w = prepared.weights
+    if w is None:
+        return prepared
+    if not bool(np.all(w == np.floor(w))):
+        notes.append(_NO_WEIGHTED_PART.format(what=what))
+        return None
+    if float(w.sum()) > MAX_REPEATED:
+        notes.append(f"{what}: none, as the weights total {float(w.sum()):,.0f}, more than the {MAX_REPEATED:,} "
+                     "instances it repeats")
+        return None
+    times = w.astype(np.int64)
+
+    def rep(a: np.ndarray | None) -> np.ndarray | None:
+        return None if a is None else np.repeat(a, times, axis=0)
+
+    return replace(prepared, true_codes=rep(prepared.true_codes), pred_codes=rep(prepared.pred_codes),
+                   scores=rep(prepared.scores), matrix=rep(prepared.matrix), proba=rep(prepared.proba), weights=None)
+
+
+def _weights_note(cm: ConfusionCounts) -> str:
+    if cm.weighted:
+        return ("sample weights that are not whole numbers: the estimates are weighted (as scikit-learn's "
+                "sample_weight), with no intervals or tests, which need counts of instances")
+    return f"sample weights are whole numbers: each instance counts that many times ({cm.n:,} in all)"
+
+
+def _require_two_weighted_classes(cm: ConfusionCounts) -> None:
+    present = np.flatnonzero(cm.actual_totals > 0)
+    if present.size == 0:
+        raise InvalidInput("every weight is 0: no instances to evaluate", field="sample_weight")
+    if present.size < 2:
+        raise InvalidInput(f"leaves a single class ({cm.labels[present[0]]!r}) with a weight above 0; at least "
+                           "two classes are needed to evaluate a classifier", field="sample_weight")
+
+
+def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Sample weights: finite numbers >= 0, one per instance, with a total that counts exactly."""
+    if sample_weight is None:
+        return None
+    w = as_scores(sample_weight, "sample_weight").astype(np.float64)
+    if w.ndim != 1 or len(w) != n:
+        raise InvalidInput(f"has {len(w)} values but y_true has {n}", field="sample_weight")
+    if (w < 0).any():
+        row = int(np.argmax(w < 0))
+        raise InvalidInput(f"{w[row]:g} is negative: weights must be >= 0", field="sample_weight", row=row)
+    total = math.fsum(w)  # correctly rounded: a sum of whole weights beyond 2^53 shows
+    if not math.isfinite(total) or (bool(np.all(w == np.floor(w))) and total > MAX_COUNT):
+        raise InvalidInput(f"the weights total {total:g}: more than the {MAX_COUNT:,} instances counted exactly",
+                           field="sample_weight")
+    return w
 
 
 def predictions(
@@ -258,6 +350,7 @@ def predictions(
     threshold: float | None = None,
     score_name: str | None = None,
     allow_disjoint_labels: bool = False,
+    sample_weight: Any = None,
 ) -> tuple[_Prepared, np.ndarray, float | None]:
     """Validated inputs, the predicted class codes, and the threshold used (None for labels).
 
@@ -266,6 +359,8 @@ def predictions(
     """
     prepared = _prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
                         score_name=score_name, allow_disjoint_labels=allow_disjoint_labels)
+    if sample_weight is not None:
+        prepared = replace(prepared, weights=check_weights(sample_weight, len(prepared.true_codes)))
     if prepared.scores is not None:
         if isinstance(threshold, str):  # a criterion: the threshold chosen on these same data
             used, note = chosen_threshold(threshold, prepared.summary())
@@ -295,6 +390,8 @@ class _Prepared:
     scores: np.ndarray | None = None  # two classes: the positive class's scores
     matrix: np.ndarray | None = None  # more classes: probabilities, columns in label order
     proba: np.ndarray | None = None  # probabilities given for every class, columns in label order
+    weights: np.ndarray | None = None  # sample weights, checked
+    classes: tuple[Any, ...] = ()  # the labels as the data held them
 
     def probabilities(self) -> Any:
         """Class probabilities, columns in label order: given, or 1 - p and p from scores within [0, 1]."""
@@ -307,8 +404,17 @@ class _Prepared:
         return None
 
     def summary(self) -> ScoreCounts:
+        """The counts per distinct score (whole-number weights: counts; other weights: their totals)."""
         p = self.labels.index(self.positive)
-        return ScoreCounts.from_arrays(self.true_codes == p, self.scores, labels=(self.labels[1 - p], self.positive))
+        labels = (self.labels[1 - p], self.positive)
+        w = self.weights
+        if w is None:
+            return ScoreCounts.from_arrays(self.true_codes == p, self.scores, labels=labels)
+        kept = w > 0  # a weight of 0: as if absent
+        if bool(np.all(w == np.floor(w))):
+            return ScoreCounts.from_counts(self.true_codes[kept] == p, self.scores[kept], w[kept].astype(np.int64),
+                                           labels=labels)
+        return ScoreCounts.from_arrays(self.true_codes == p, self.scores, sample_weight=w, labels=labels)
 
 
 def positive_class(positive: Any, pos_label: Any) -> Any:
@@ -371,7 +477,8 @@ def _prepare(y_true: Any, *, y_pred: Any, y_score: Any, y_proba: Any, labels: Se
             _check_predicted_labels(enc.labels, true_codes, enc.codes["y_pred"])
         _require_two_classes(true_codes, all_labels)
         chosen, notes = _positive_of(all_labels, positive)
-        return _Prepared(all_labels, true_codes, chosen, notes, pred_codes=enc.codes["y_pred"])
+        return _Prepared(all_labels, true_codes, chosen, notes, pred_codes=enc.codes["y_pred"],
+                         classes=enc.classes())
     if y_score is not None:
         enc = encode_labels({"y_true": y_true}, labels=labels)
         all_labels, true_codes = enc.labels, enc.codes["y_true"]
@@ -385,26 +492,28 @@ def _prepare(y_true: Any, *, y_pred: Any, y_score: Any, y_proba: Any, labels: Se
         if len(scores) != len(true_codes):
             raise InvalidInput(f"has {len(scores)} values but y_true has {len(true_codes)}", field="y_score")
         chosen, why = choose_positive(all_labels, positive=positive, score_name=score_name or name_of(y_score))
-        return _Prepared(all_labels, true_codes, chosen, (f"positive class {chosen!r}: {why}",), scores=scores)
+        return _Prepared(all_labels, true_codes, chosen, (f"positive class {chosen!r}: {why}",), scores=scores,
+                         classes=enc.classes())
     matrix, columns = as_proba(y_proba, labels=labels)
     enc = encode_labels({"y_true": y_true}, labels=columns)
     all_labels = sorted_labels(enc.labels)
     order = np.array([enc.labels.index(label) for label in all_labels], dtype=np.intp)
     matrix = matrix[:, order]
     true_codes = np.argsort(order)[enc.codes["y_true"]]
+    held = tuple(enc.classes()[i] for i in order)
     if matrix.shape[0] != len(true_codes):
         raise InvalidInput(f"has {matrix.shape[0]} rows but y_true has {len(true_codes)}", field="y_proba")
     _require_two_classes(true_codes, all_labels)
     if len(all_labels) == 2:
         chosen, notes = _positive_of(all_labels, positive)
         return _Prepared(all_labels, true_codes, chosen, notes, scores=matrix[:, all_labels.index(chosen)],
-                         proba=matrix)
+                         proba=matrix, classes=held)
     if positive is not None:
         raise InvalidInput(
             f"a positive class applies to two-class data; these data have {len(all_labels)} classes", field="positive"
         )
     return _Prepared(all_labels, true_codes, None, (), pred_codes=np.argmax(matrix, axis=1), matrix=matrix,
-                     proba=matrix)
+                     proba=matrix, classes=held)
 
 
 def _positive_of(labels: tuple[str, ...], positive: Any) -> tuple[str | None, tuple[str, ...]]:
@@ -433,11 +542,14 @@ def rank(
     fpr_range: tuple[float, float] | None = None,
     lift_depth: float = 0.1,
     roc_bins: int | None = None,
+    sample_weight: Any = None,
 ) -> RankingAnalysis:
     """The ranking analysis of two-class scores alone: curves, AUC, hull, thresholds, costs.
 
     The same as ``evaluate(...).ranking`` without the confusion matrix, for
-    curves and plots. Arguments as for :func:`evaluate`.
+    curves and plots. Arguments as for :func:`evaluate` (``sample_weight``: whole
+    numbers count each instance that many times; other weights give the weighted
+    curves and areas, as scikit-learn's, without intervals).
 
     Examples
     --------
@@ -450,6 +562,11 @@ def rank(
                         positive=positive_class(positive, pos_label), score_name=score_name)
     if prepared.scores is None:
         raise InvalidInput("ranking curves need two classes with scores", field="y_proba")
+    if sample_weight is not None:
+        prepared = replace(prepared, weights=check_weights(sample_weight, len(prepared.true_codes)))
+        summary = prepared.summary()
+        if not (summary.n_positive > 0 and summary.n_negative > 0):
+            raise InvalidInput("leaves a class with no weight above 0: the curves need both", field="sample_weight")
     return analyse_scores(prepared.summary(), confidence=confidence, costs=_as_costs(costs),
                           deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                           lift_depth=lift_depth, roc_bins=roc_bins)

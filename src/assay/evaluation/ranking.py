@@ -372,7 +372,7 @@ def analyse_scores(
 
     dl = delong(sc, confidence=confidence)
     if weighted:
-        roc_auc = Estimate(dl.auc, None, None, "no interval: the data are weighted")
+        roc_auc = Estimate(dl.auc, None, None, WEIGHTED)
     elif auc_interval == "bootstrap":
         if sc.on_disk:
             raise InvalidInput(f"the bootstrap interval of the AUC needs the summary in memory, and its "
@@ -391,8 +391,8 @@ def analyse_scores(
     gini = Estimate(2 * dl.auc - 1, gini_ci, roc_auc.method, roc_auc.note)
 
     ap, trapezoid = pr_areas(tc)
-    ap_est = _logit_estimate(ap, n_pos, confidence)
-    pr_est = _logit_estimate(trapezoid, n_pos, confidence)
+    ap_est = Estimate(ap, None, None, WEIGHTED) if weighted else _logit_estimate(ap, n_pos, confidence)
+    pr_est = Estimate(trapezoid, None, None, WEIGHTED) if weighted else _logit_estimate(trapezoid, n_pos, confidence)
 
     partial = None
     if fpr_range is not None:
@@ -452,7 +452,7 @@ def analyse_scores(
     value = gains / lift_depth
     # the same number reached by two roundings: keep the value inside its own interval
     interval = ConfidenceInterval(min(float(low) / prevalence, value), max(float(high) / prevalence, value))
-    lift = Estimate(value, interval, "wilson")
+    lift = Estimate(value, None, None, WEIGHTED) if weighted else Estimate(value, interval, "wilson")
     if approximation is not None:
         notes.insert(0, f"approximate: the scores were binned into {len(sc):,} groups of consecutive distinct "
                         f"scores (of {approximation['distinct_scores']:,}; --roc-bins {roc_bins}, as Spark's "
@@ -467,6 +467,10 @@ def analyse_scores(
         costs=costs, deployment_prevalence=pi, prevalence_source=source, slope=slope, optimal=optimal,
         operating_point=operating, lift_depth=lift_depth, lift=lift, notes=tuple(notes), approximation=approximation,
     )
+
+
+WEIGHTED = "no interval: the sample weights are not counts"
+"""The note of an estimate from weights that are not whole numbers."""
 
 
 def _logit_estimate(value: float, n_pos: float, confidence: float) -> Estimate:

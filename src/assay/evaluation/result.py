@@ -50,6 +50,7 @@ class Evaluation(Displayable):
     source: dict[str, Any] = field(default_factory=dict)
     ranking: Any = None
     probabilistic: Any = None
+    held_labels: tuple[Any, ...] = ()  # the classes as the data held them (see ``classes``)
 
     # convenient views ---------------------------------------------------------
 
@@ -59,7 +60,23 @@ class Evaluation(Displayable):
 
     @property
     def labels(self) -> tuple[str, ...]:
+        """The classes as text, in matrix order (the JSON's ``labels``)."""
         return self.confusion.labels
+
+    @property
+    def classes(self) -> tuple[Any, ...]:
+        """The classes as the data held them, in matrix order: ``(0, 1)`` for integer labels, as
+        scikit-learn's ``classes_`` (``labels`` has them as text)."""
+        if len(self.held_labels) == len(self.labels):
+            return self.held_labels
+        return self.labels
+
+    @property
+    def pos_label(self) -> Any:
+        """The positive class as the data held it (``positive`` is its text); None with more classes."""
+        if self.positive is None:
+            return None
+        return self.classes[self.labels.index(self.positive)]
 
     @property
     def metrics(self) -> dict[str, Estimate]:

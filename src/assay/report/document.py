@@ -102,6 +102,8 @@ def _input_line(ev: Evaluation) -> str | None:
         parts.append(f"scores {src['score']!r}")
     if src.get("proba"):
         parts.append(f"probabilities {', '.join(repr(c) for c in src['proba'])}")
+    if src.get("weight"):
+        parts.append(f"sample weights {src['weight']!r}")
     if src.get("confusion"):
         parts.append(f"confusion matrix {src['confusion']}")
     return " · ".join(parts) if parts else None
@@ -110,7 +112,7 @@ def _input_line(ev: Evaluation) -> str | None:
 def _headline(ev: Evaluation) -> str:
     k = len(ev.labels)
     kind = "binary classification" if ev.task == "binary" else f"{k}-class classification"
-    text = f"{kind} · n = {ev.n:,}"
+    text = f"{kind} · total weight {_count(ev.n)}" if ev.confusion.weighted else f"{kind} · n = {ev.n:,}"
     if ev.positive is not None:
         text += f" · positive class {ev.positive!r}"
     if ev.threshold is not None:
@@ -142,11 +144,11 @@ def _confusion_tables(ev: Evaluation) -> list[Table]:
         for j in range(k):
             share = by_actual[i][j]
             if compact:
-                cells.append(f"{counts[i, j]:,}" if counts[i, j] else "")
+                cells.append(_count(counts[i, j]) if counts[i, j] else "")
             else:
-                cells.append(f"{counts[i, j]:,}" + (f" ({share * 100:.1f}%)" if share is not None else ""))
-        rows.append([label, *cells, f"{int(counts[i].sum()):,}"])
-    rows.append(["total", *[f"{int(c):,}" for c in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
+                cells.append(_count(counts[i, j]) + (f" ({share * 100:.1f}%)" if share is not None else ""))
+        rows.append([label, *cells, _count(counts[i].sum())])
+    rows.append(["total", *[_count(c) for c in counts.sum(axis=0)], _count(counts.sum())])
     if not compact:
         return [Table(header, rows, total_rows=1,
                       caption="rows: actual class · columns: predicted class · (row percentages)")]
@@ -157,6 +159,13 @@ def _confusion_tables(ev: Evaluation) -> list[Table]:
                                                 "each class (empty: none)")]
 
 
+def _in_brackets(name: str, e: Estimate, level: str) -> str:
+    """' (recall 80.0%, 95% CI 71.2–86.6%)': the interval only when there is one."""
+    if e.ci is None:
+        return f" ({name} {percent(e.value)})"
+    return f" ({name} {percent(e.value)}, {level} CI {ci_text(e, as_percent=True)})"
+
+
 def _words_binary(ev: Evaluation) -> list[str]:
     pos = ev.positive
     assert pos is not None
@@ -164,28 +173,25 @@ def _words_binary(ev: Evaluation) -> list[str]:
     p = labels.index(pos)
     neg = labels[1 - p]
     c = ev.confusion.counts
-    tp, fn, fp, tn = int(c[p, p]), int(c[p, 1 - p]), int(c[1 - p, p]), int(c[1 - p, 1 - p])
+    tp, fn, fp, tn = c[p, p], c[p, 1 - p], c[1 - p, p], c[1 - p, 1 - p]
     m = ev.metrics
     level = level_text(ev.confidence)
     out = []
     recall = m["recall"]
     out.append(
-        f"Of the {tp + fn:,} actual {pos!r}, the classifier found {tp:,}"
-        + (f" (recall {percent(recall.value)}, {level} CI {ci_text(recall, as_percent=True)})."
-           if recall.value is not None else ".")
+        f"Of the {_count(tp + fn)} actual {pos!r}, the classifier found {_count(tp)}"
+        + (_in_brackets("recall", recall, level) + "." if recall.value is not None else ".")
     )
     precision = m["precision"]
     if tp + fp:
-        out.append(
-            f"When it predicted {pos!r} it was right {tp:,} times out of {tp + fp:,}"
-            f" (precision {percent(precision.value)}, {level} CI {ci_text(precision, as_percent=True)})."
-        )
+        out.append(f"When it predicted {pos!r} it was right {_count(tp)} times out of {_count(tp + fp)}"
+                   + _in_brackets("precision", precision, level) + ".")
     else:
         out.append(f"It never predicted {pos!r}, so its precision is undefined.")
     fpr = m["fpr"]
     if fp + tn:
         out.append(
-            f"Of the {fp + tn:,} actual {neg!r}, it wrongly flagged {fp:,} as {pos!r}"
+            f"Of the {_count(fp + tn)} actual {neg!r}, it wrongly flagged {_count(fp)} as {pos!r}"
             f" (false positive rate {percent(fpr.value)})."
         )
     return out
@@ -201,9 +207,18 @@ def _kappa_words(kappa: float | None) -> str | None:
     return "almost perfect"
 
 
-def _tests_table(ev: Evaluation) -> tuple[Table, list[str]]:
+def _count(value: Any) -> str:
+    """A count with thousands separators; a total of weights that are not whole to 4 significant digits."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{float(value):,.4g}" if abs(float(value)) < 1e4 else f"{float(value):,.0f}"
+
+
+def _tests_table(ev: Evaluation) -> tuple[Table | None, list[str]]:
     rows = []
     verdicts = []
+    if "accuracy_vs_nir" not in ev.tests:  # weights that are not counts
+        return None, []
     nir = ev.tests["accuracy_vs_nir"]
     rows.append(["Accuracy > no-information rate", f"{nir.correct:,} correct", pvalue_text(nir.pvalue),
                  "exact binomial, one-sided"])
@@ -236,7 +251,7 @@ def _per_class_table(ev: Evaluation) -> Table:
     header = ["class", "support", *[_title(n, ev.beta).split(" (")[0] for n in names]]
     rows = []
     for label, entry in ev.per_class.items():
-        rows.append([label, f"{entry['support']:,}", *[_compact(entry[n]) for n in names]])
+        rows.append([label, _count(entry["support"]), *[_compact(entry[n]) for n in names]])
     return Table(header, rows, caption=f"value ({level_text(ev.confidence)} CI, in %)")
 
 
@@ -279,9 +294,8 @@ def _brief_document(b: _Builder, ev: Evaluation) -> list[Block]:
             rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
                          method_title(e.method) if e.method else (e.note or "")])
     b.table(Table(["Metric", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
-    b.heading("Tests")
-    table, verdicts = _tests_table(ev)
-    b.table(table)
+    _tests_section(b, ev)
+    verdicts = _tests_table(ev)[1]
     extra = _Builder()  # the sections themselves are left out; their sentences are kept
     words = _ranking_section(extra, ev) if ev.ranking is not None else []
     if ev.probabilistic is not None:
@@ -290,6 +304,15 @@ def _brief_document(b: _Builder, ev: Evaluation) -> list[Block]:
     for w in _words(ev, verdicts, words):
         b.para(w)
     return b.blocks
+
+
+def _tests_section(b: _Builder, ev: Evaluation) -> None:
+    b.heading("Tests")
+    table = _tests_table(ev)[0]
+    if table is None:
+        b.para("no tests: the sample weights are not whole numbers, so they are not counts of instances", "muted")
+    else:
+        b.table(table)
 
 
 def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
@@ -331,9 +354,8 @@ def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
     for note in _undefined_notes(ev):
         b.para(f"undefined: {note}", "muted")
 
-    b.heading("Tests")
-    table, verdicts = _tests_table(ev)
-    b.table(table)
+    _tests_section(b, ev)
+    verdicts = _tests_table(ev)[1]
 
     ranking_words: list[str] = []
     if ev.ranking is not None:
@@ -354,9 +376,8 @@ def _words(ev: Evaluation, verdicts: list[str], ranking_words: list[str]) -> lis
     if ev.task == "binary" and ev.positive is not None:
         words.extend(_words_binary(ev))
     acc = ev.metrics["accuracy"]
-    words.append(
-        f"It is right on {percent(acc.value)} of the instances ({level} CI {ci_text(acc, as_percent=True)})."
-    )
+    words.append(f"It is right on {percent(acc.value)} of the instances" + (
+        f" ({level} CI {ci_text(acc, as_percent=True)})." if acc.ci is not None else "."))
     words.extend(v[0].upper() + v[1:] + "." for v in verdicts)
     kappa = ev.metrics["kappa"]
     kw = _kappa_words(kappa.value)

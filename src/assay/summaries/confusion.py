@@ -31,6 +31,10 @@ class ConfusionCounts:
     counts : ndarray of shape (k, k), int64
         ``counts[i, j]`` is the number of instances of actual class ``labels[i]``
         predicted as ``labels[j]``.
+    weighted : bool, default False
+        True for totals of sample weights that are not whole numbers (float64):
+        estimates can be computed from them, but not the intervals and tests that
+        need counts.
 
     Examples
     --------
@@ -43,6 +47,7 @@ class ConfusionCounts:
 
     labels: tuple[str, ...]
     counts: np.ndarray
+    weighted: bool = False
 
     def __post_init__(self) -> None:
         counts = np.asarray(self.counts)
@@ -51,6 +56,14 @@ class ConfusionCounts:
             raise ValueError(f"counts must have shape ({k}, {k}), got {counts.shape}")
         if len(set(self.labels)) != k:
             raise ValueError(f"labels repeat: {self.labels}")
+        if self.weighted:
+            counts = np.array(counts, dtype=np.float64)
+            if not (np.isfinite(counts).all() and (counts >= 0).all()):
+                raise ValueError("weighted counts must be finite and >= 0")
+            counts.setflags(write=False)
+            object.__setattr__(self, "labels", tuple(self.labels))
+            object.__setattr__(self, "counts", counts)
+            return
         if counts.dtype.kind not in "iu" or (counts.dtype.kind == "u" and counts.size and counts.max() > MAX_COUNT):
             counts = check_count_table(self.counts, "counts", shape=(k, k))  # floats, big integers: exact or refused
         counts = counts.astype(np.int64, copy=True)
@@ -68,14 +81,27 @@ class ConfusionCounts:
 
     @classmethod
     def from_codes(
-        cls, true_codes: Sequence[int] | np.ndarray, pred_codes: Sequence[int] | np.ndarray, *, labels: Sequence[str]
+        cls, true_codes: Sequence[int] | np.ndarray, pred_codes: Sequence[int] | np.ndarray, *, labels: Sequence[str],
+        sample_weight: np.ndarray | None = None,
     ) -> ConfusionCounts:
-        """Count pairs of integer class codes (inputs validated: codes in range)."""
+        """Count pairs of integer class codes (inputs validated: codes in range; weights finite, >= 0).
+
+        Whole-number weights count each instance that many times (the counts stay whole and exact up
+        to 2^53); other weights give a ``weighted`` table of totals.
+
+        >>> ConfusionCounts.from_codes([0, 1, 1], [0, 1, 0], labels=("a", "b"), sample_weight=[2, 1, 3]).counts.tolist()
+        [[2, 0], [3, 1]]
+        """
         k = len(labels)
         t = np.asarray(true_codes, dtype=np.intp)
         p = np.asarray(pred_codes, dtype=np.intp)
-        flat = np.bincount(t * k + p, minlength=k * k)
-        return cls(tuple(labels), flat.reshape(k, k))
+        if sample_weight is None:
+            return cls(tuple(labels), np.bincount(t * k + p, minlength=k * k).reshape(k, k))
+        w = np.asarray(sample_weight, dtype=np.float64)
+        flat = np.bincount(t * k + p, weights=w, minlength=k * k).reshape(k, k)
+        if bool(np.all(w == np.floor(w))):
+            return cls(tuple(labels), flat.astype(np.int64))  # whole: exact below 2^53, checked by the caller
+        return cls(tuple(labels), flat, weighted=True)
 
     # algebra ----------------------------------------------------------------
 
@@ -86,7 +112,8 @@ class ConfusionCounts:
                 f"cannot merge confusion counts with labels {self.labels} and {other.labels}; "
                 "align them first with with_labels()"
             )
-        return ConfusionCounts(self.labels, self.counts + other.counts)
+        weighted = self.weighted or other.weighted
+        return ConfusionCounts(self.labels, self.counts + other.counts, weighted=weighted)
 
     def with_labels(self, labels: Sequence[str]) -> ConfusionCounts:
         """The same counts over a superset of the labels, in the given order."""
@@ -95,14 +122,15 @@ class ConfusionCounts:
         if missing:
             raise ValueError(f"labels {sorted(missing)} would be dropped")
         index = np.array([labels.index(label) for label in self.labels], dtype=np.intp)
-        counts = np.zeros((len(labels), len(labels)), dtype=np.int64)
+        counts = np.zeros((len(labels), len(labels)), dtype=self.counts.dtype)
         counts[np.ix_(index, index)] = self.counts
-        return ConfusionCounts(labels, counts)
+        return ConfusionCounts(labels, counts, weighted=self.weighted)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionCounts):
             return NotImplemented
-        return self.labels == other.labels and np.array_equal(self.counts, other.counts)
+        return self.labels == other.labels and self.weighted == other.weighted and \
+            np.array_equal(self.counts, other.counts)
 
     def __hash__(self) -> int:
         return hash((self.labels, self.counts.tobytes()))
@@ -110,9 +138,9 @@ class ConfusionCounts:
     # reading ----------------------------------------------------------------
 
     @property
-    def n(self) -> int:
-        """Number of instances."""
-        return int(self.counts.sum())
+    def n(self) -> int | float:
+        """Number of instances (the total weight of a ``weighted`` table)."""
+        return float(self.counts.sum()) if self.weighted else int(self.counts.sum())
 
     @property
     def actual_totals(self) -> np.ndarray:
