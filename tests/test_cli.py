@@ -183,7 +183,6 @@ def test_seed_is_reproducible_and_changes_bootstrap(preds, capsys):
         ("y,yhat\na,a\na,b\n", ["--pred", "yhat"], "column 'y': has a single class ('a')"),
         ("y,yhat\na,a\nb,b\n", ["--pred", "yhat", "--positive", "c"], "--positive: 'c' is not one of the classes"),
         ("y,yhat\na,a\nb,b\n", ["--pred", "nope"], "column 'nope' is not in"),
-        ("y,s\na,-2\nb,3\n", ["--score", "s"], "scores range from -2 to 3"),
         ("y,yhat\na,a\nb,b\n", ["--pred", "yhat", "--threshold", "0.5"], "--threshold"),
         ("y,a,b\na,0.5,0.5\nc,0.2,0.8\n", ["--proba", "a,b"], "column 'y' row 2: 'c' is not one of the classes"),
         ("y,a,b\na,0.5,0.5\nb,0.2,1.8\n", ["--proba", "a,b"], "column 'b' row 2: 1.8 is not a probability in [0, 1]"),

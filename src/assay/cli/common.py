@@ -72,7 +72,8 @@ def emit(text: str | Iterable[str], output: str | None) -> None:
         click.echo(piece, nl=False)
 
 
-CLI_WORDS = {"(choose with positive=)": "(choose with --positive)"}
+CLI_WORDS = {"(choose with positive=)": "(choose with --positive)",
+             "(threshold=T, or youden, closest or cost": "(--threshold T, or youden, closest or cost"}
 """The library's words for its arguments, as the command line names its options."""
 
 
@@ -178,7 +179,7 @@ def table_output_options(f: Callable) -> Callable:
 
 
 class ThresholdType(click.ParamType):
-    """A threshold: a number, or a criterion that chooses one on the data (youden, closest)."""
+    """A threshold: a number, or a criterion that chooses one on the data (youden, closest, cost)."""
 
     name = "threshold"
 
@@ -186,12 +187,12 @@ class ThresholdType(click.ParamType):
         if isinstance(value, (int, float)):
             return float(value)
         text = str(value).strip()
-        if text.lower() in ("youden", "closest"):
+        if text.lower() in ("youden", "closest", "cost"):
             return text.lower()
         try:
             return float(text)
         except ValueError:
-            self.fail(f"{value!r} is neither a number nor youden or closest", param, ctx)
+            self.fail(f"{value!r} is neither a number nor youden, closest or cost", param, ctx)
 
 
 THRESHOLD = ThresholdType()

@@ -113,8 +113,10 @@ def register(cli: click.Group) -> None:
               help="A column of sample weights (scikit-learn's sample_weight): whole numbers count each row that many "
                    "times, with every interval; other weights give weighted estimates without intervals.")
 @click.option("--threshold", type=THRESHOLD, metavar="T",
-              help="Predict positive iff score >= T (default 0.5 for probabilities); youden or closest choose T on "
-                   "the same data (Youden's J; the ROC point closest to (0, 1)), which the report says is optimistic.")
+              help="Predict positive iff score >= T (default 0.5 for probabilities; other scores without T get the "
+                   "threshold-free analysis); youden, closest or cost choose T on the same data (Youden's J; the ROC "
+                   "point closest to (0, 1); the least expected cost with --costs at --prevalence), which the "
+                   "report says is optimistic.")
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="Confidence level.")
 @click.option("--interval", type=click.Choice(["wilson", "clopper-pearson", "agresti-coull", "jeffreys", "normal"]),
               default="wilson", show_default=True, help="Interval for proportions.")

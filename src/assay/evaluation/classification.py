@@ -38,7 +38,7 @@ from assay.metrics.confusion import (
 )
 from assay.summaries.confusion import ConfusionCounts
 
-__all__ = ["ConfusionAnalysis", "analyse_confusion", "PER_CLASS_METRICS", "AVERAGED_METRICS"]
+__all__ = ["ConfusionAnalysis", "analyse_confusion", "unthresholded", "PER_CLASS_METRICS", "AVERAGED_METRICS"]
 
 PER_CLASS_METRICS = ("precision", "recall", "f1", "specificity", "npv", "fpr", "fnr", "fdr")
 AVERAGED_METRICS = ("precision", "recall", "f1")
@@ -390,4 +390,29 @@ def analyse_confusion(
         averages={kind: {name: resolve(v) for name, v in group.items()} for kind, group in averages.items()},
         tests=tests,
         matrices=_matrices(cm),
+    )
+
+
+THRESHOLD_FREE = ("prevalence", "no_information_rate")
+"""Metrics of the truth alone, which need no predicted labels."""
+
+
+def unthresholded(analysis: ConfusionAnalysis, note: str) -> ConfusionAnalysis:
+    """The analysis of scores without predicted labels, with the keys of ``analysis`` (computed on any
+    matrix with the same actual classes): the metrics of the truth alone (prevalence, no-information
+    rate) and each class's support are kept; every other estimate is undefined with ``note``; no tests."""
+    def undefined(name: str, e: Any) -> Any:
+        if name in ("support",) or name in THRESHOLD_FREE:
+            return e
+        if name == "predicted":
+            return None
+        return Estimate.undefined(note) if isinstance(e, Estimate) else e
+
+    return ConfusionAnalysis(
+        metrics={name: undefined(name, e) for name, e in analysis.metrics.items()},
+        per_class={label: {name: undefined(name, v) for name, v in entry.items()}
+                   for label, entry in analysis.per_class.items()},
+        averages={kind: {name: Estimate.undefined(note) for name in group} for kind, group in analysis.averages.items()},
+        tests={},
+        matrices={name: None for name in analysis.matrices},  # type: ignore[misc]
     )

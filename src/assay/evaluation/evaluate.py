@@ -136,11 +136,14 @@ def evaluate(
         is the same). By default: the class a ``y_score`` series is named after,
         else the one label that reads as positive (1, true, yes, pos, ...), else the
         second in sorted order. The result's ``notes`` say which rule chose it.
-    threshold : float or {"youden", "closest"}, optional
+    threshold : float or {"youden", "closest", "cost"}, optional
         For ``y_score`` and two-class ``y_proba``; default 0.5 for scores within
-        [0, 1], and required for other scores. A criterion chooses it on the same
-        data (Youden's J, or the ROC point closest to (0, 1)), and a note says that
-        the metrics at it are then optimistic.
+        [0, 1]. Other scores without a threshold get the threshold-free analysis
+        (ROC, AUC, PR, lift, the best thresholds, the hull; the prevalence), with
+        the metrics of predicted labels undefined and a note saying how to get
+        them. A criterion chooses it on the same data (Youden's J, the ROC point
+        closest to (0, 1), or the least expected cost with ``costs`` at
+        ``prevalence``), and a note says that the metrics at it are then optimistic.
     confidence : float, default 0.95
         Confidence level of every interval and test.
     interval : {"wilson", "clopper-pearson", "agresti-coull", "jeffreys", "normal"}
@@ -225,7 +228,12 @@ def evaluate(
     prepared, pred_codes, used_threshold = predictions(
         y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels,
         positive=positive_class(positive, pos_label), threshold=threshold, score_name=score_name,
-        allow_disjoint_labels=allow_disjoint_labels, sample_weight=sample_weight)
+        allow_disjoint_labels=allow_disjoint_labels, sample_weight=sample_weight, allow_no_threshold=True,
+        costs=costs, prevalence=prevalence)
+    if pred_codes is None:  # scores that are not probabilities, and no threshold: the threshold-free analysis
+        return _threshold_free(prepared, confidence, interval, beta, settings, costs, prevalence,
+                               auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth,
+                               roc_bins=roc_bins)
     weights = prepared.weights
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels, sample_weight=weights)
     del pred_codes  # as long as the input: not kept while the rest is computed
@@ -274,6 +282,62 @@ def evaluate(
         notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
     return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes),
                    held_labels=prepared.classes)
+
+
+NO_THRESHOLD = ("no threshold: the scores are not probabilities, so there are no predicted labels; give one "
+                "(threshold=T, or youden, closest or cost to choose it on these data) for the confusion matrix and "
+                "the metrics of predicted labels")
+"""The note of a report on scores without a threshold."""
+
+NO_THRESHOLD_ESTIMATE = "no threshold was given: this needs predicted labels"
+"""The note of each estimate that a threshold would give."""
+
+
+def _probabilities(scores: np.ndarray) -> bool:
+    return bool(scores.min() >= 0.0 and scores.max() <= 1.0)
+
+
+def _threshold_free(prepared: _Prepared, confidence: float, interval: str, beta: float, settings: BootstrapSettings,
+                    costs: Any, prevalence: Any, **ranking_options: Any) -> Evaluation:
+    """The report on scores without predicted labels (see :func:`threshold_free_evaluation`)."""
+    weights = prepared.weights
+    truth = ConfusionCounts.from_codes(prepared.true_codes, prepared.true_codes, labels=prepared.labels,
+                                       sample_weight=weights)
+    notes = list(prepared.notes)
+    if weights is not None:
+        _require_two_weighted_classes(truth)
+        notes.append(_weights_note(truth))
+    return threshold_free_evaluation(prepared.summary(), truth, prepared.positive, notes, confidence=confidence,
+                                     interval=interval, beta=beta, settings=settings, costs=costs,
+                                     prevalence=prevalence, classes=prepared.classes, **ranking_options)
+
+
+def threshold_free_evaluation(summary: ScoreCounts, truth: ConfusionCounts, positive: str, notes: list[str], *,
+                              confidence: float, interval: str, beta: float, settings: BootstrapSettings, costs: Any,
+                              prevalence: Any, auc_interval: Any, classes: tuple[Any, ...] = (),
+                              **ranking_options: Any) -> Evaluation:
+    """The report on two-class scores without predicted labels: the ranking analysis of ``summary``, the
+    truth's own metrics (prevalence, no-information rate; ``truth`` is the diagonal matrix of the actual
+    classes), and every other key of a full report, undefined with a note. What every engine gives for
+    scores that are not probabilities when no threshold is asked for."""
+    from assay.evaluation.classification import unthresholded
+
+    label_costs, deployment = _label_costs(costs, prevalence, truth.labels)
+    full = analyse_confusion(truth, positive=positive, confidence=confidence, interval=interval, beta=beta,
+                             bootstrap=BootstrapSettings(resamples=100, seed=settings.seed), costs=label_costs,
+                             prevalence=deployment)
+    notes = [*notes, NO_THRESHOLD]
+    ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
+                             bootstrap=settings, threshold=None, costs=_as_costs(costs),
+                             deployment_prevalence=deployment, **ranking_options)
+    notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
+    totals = truth.actual_totals
+    return Evaluation(
+        task="binary", confusion=None, analysis=unthresholded(full, NO_THRESHOLD_ESTIMATE), positive=positive,
+        threshold=None, confidence=confidence, interval=interval, beta=float(beta), bootstrap=settings,
+        notes=tuple(notes), ranking=ranking, held_labels=classes,
+        class_totals=tuple((label, float(t) if truth.weighted else int(t)) for label, t in zip(truth.labels, totals)),
+    )
 
 
 MAX_REPEATED = 20_000_000
@@ -351,11 +415,15 @@ def predictions(
     score_name: str | None = None,
     allow_disjoint_labels: bool = False,
     sample_weight: Any = None,
-) -> tuple[_Prepared, np.ndarray, float | None]:
+    allow_no_threshold: bool = False,
+    costs: Any = None,
+    prevalence: float | None = None,
+) -> tuple[_Prepared, np.ndarray | None, float | None]:
     """Validated inputs, the predicted class codes, and the threshold used (None for labels).
 
     What ``evaluate`` counts, per instance: for the paired comparisons that need
-    the instances themselves.
+    the instances themselves. With ``allow_no_threshold``, scores that are not
+    probabilities and no threshold give no predicted codes (None) instead of an error.
     """
     prepared = _prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels, positive=positive,
                         score_name=score_name, allow_disjoint_labels=allow_disjoint_labels)
@@ -363,8 +431,10 @@ def predictions(
         prepared = replace(prepared, weights=check_weights(sample_weight, len(prepared.true_codes)))
     if prepared.scores is not None:
         if isinstance(threshold, str):  # a criterion: the threshold chosen on these same data
-            used, note = chosen_threshold(threshold, prepared.summary())
+            used, note = chosen_threshold(threshold, prepared.summary(), costs=costs, prevalence=prevalence)
             prepared = replace(prepared, notes=prepared.notes + (note,))
+        elif threshold is None and allow_no_threshold and not _probabilities(prepared.scores):
+            return prepared, None, None
         else:
             used = _resolve_threshold(threshold, prepared.scores)
         p = prepared.labels.index(prepared.positive)
@@ -612,27 +682,41 @@ def _as_costs(costs: Costs | Mapping[str, float] | None) -> Costs:
 
 
 THRESHOLD_CRITERIA = {"youden": "Youden's J (the largest TPR - FPR)",
-                      "closest": "the ROC point closest to the corner (0, 1)"}
-"""Criteria that choose a threshold on the data: ``threshold="youden"`` or ``"closest"``."""
+                      "closest": "the ROC point closest to the corner (0, 1)",
+                      "cost": "the least expected cost"}
+"""Criteria that choose a threshold on the data: ``threshold="youden"``, ``"closest"`` or ``"cost"``."""
 
 
-def chosen_threshold(criterion: str, summary: ScoreCounts) -> tuple[float, str]:
+def chosen_threshold(criterion: str, summary: ScoreCounts, *, costs: Any = None,
+                     prevalence: float | None = None) -> tuple[float, str]:
     """The threshold a criterion picks on the ROC curve of a score summary, and the note that says it is
-    optimistic."""
+    optimistic. ``cost``: the least expected cost per instance with ``costs`` (default: both errors
+    cost 1) at ``prevalence`` (default: the data's)."""
     from assay.evaluation.ranking import _choice
     from assay.metrics.ranking import threshold_counts
+    from assay.metrics.roc_space import expected_cost
 
     if criterion not in THRESHOLD_CRITERIA:
         raise InvalidInput(f"{criterion!r} is neither a number nor one of {list(THRESHOLD_CRITERIA)}",
                            field="threshold")
     tc = threshold_counts(summary)
+    what = THRESHOLD_CRITERIA[criterion]
     if criterion == "youden":
         choice = _choice("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
-    else:
+    elif criterion == "closest":
         choice = _choice("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
-    return float(choice.threshold), (f"threshold {choice.threshold:.6g} chosen by {THRESHOLD_CRITERIA[criterion]} on "
-                                     "these same data: the metrics at it are optimistic (choose it on other data "
-                                     "to estimate them fairly)")
+    else:
+        c = _as_costs(costs)
+        pi = _check_prevalence(prevalence)
+        if pi is None:
+            pi = float(tc.n_positive) / (float(tc.n_positive) + float(tc.n_negative))
+        choice = _choice("min_expected_cost", tc,
+                         lambda fpr, tpr: expected_cost(fpr, tpr, prevalence=pi, cost_fp=c.fp, cost_fn=c.fn,
+                                                        cost_tp=c.tp, cost_tn=c.tn), best="min")
+        what += f" (false positive {c.fp:g}, false negative {c.fn:g}; positives {pi:.4g})"
+    return float(choice.threshold), (f"threshold {choice.threshold:.6g} chosen by {what} on these same data: the "
+                                     "metrics at it are optimistic (choose it on other data to estimate them "
+                                     "fairly)")
 
 
 def _resolve_threshold(threshold: float | None, scores: np.ndarray) -> float:
@@ -641,7 +725,7 @@ def _resolve_threshold(threshold: float | None, scores: np.ndarray) -> float:
         if low < 0.0 or high > 1.0:
             raise InvalidInput(
                 f"scores range from {low:g} to {high:g}, so they are not probabilities: give a threshold (a "
-                f"number, or youden or closest to choose one on these data)",
+                f"number, or youden, closest or cost to choose one on these data)",
                 field="threshold",
             )
         return DEFAULT_THRESHOLD

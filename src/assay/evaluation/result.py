@@ -38,7 +38,7 @@ class Evaluation(Displayable):
     """
 
     task: Literal["binary", "multiclass"]
-    confusion: ConfusionCounts
+    confusion: ConfusionCounts | None  # None: scores without a threshold, so no predicted labels
     analysis: ConfusionAnalysis
     positive: str | None
     threshold: float | None
@@ -51,17 +51,32 @@ class Evaluation(Displayable):
     ranking: Any = None
     probabilistic: Any = None
     held_labels: tuple[Any, ...] = ()  # the classes as the data held them (see ``classes``)
+    class_totals: tuple[Any, ...] = ()  # without a confusion matrix: the labels and instances of each class
 
     # convenient views ---------------------------------------------------------
 
     @property
-    def n(self) -> int:
+    def n(self) -> int | float:
+        if self.confusion is None:
+            return sum(total for _, total in self.class_totals)
         return self.confusion.n
 
     @property
     def labels(self) -> tuple[str, ...]:
         """The classes as text, in matrix order (the JSON's ``labels``)."""
+        if self.confusion is None:
+            return tuple(label for label, _ in self.class_totals)
         return self.confusion.labels
+
+    @property
+    def thresholded(self) -> bool:
+        """Whether there are predicted labels (False: scores that are not probabilities, no threshold given)."""
+        return self.confusion is not None
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the counts are totals of sample weights that are not whole numbers."""
+        return self.confusion is not None and self.confusion.weighted
 
     @property
     def classes(self) -> tuple[Any, ...]:

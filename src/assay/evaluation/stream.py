@@ -40,6 +40,7 @@ from assay.evaluation.evaluate import (
     check_predicted_labels,
     choose_positive,
     chosen_threshold,
+    threshold_free_evaluation,
 )
 from assay.evaluation.multiclass_ranking import analyse_multiclass_counts
 from assay.evaluation.probabilistic import _check_bins, _check_clip, _check_rows, analyse_score_counts, analyse_summary
@@ -188,8 +189,19 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     options checked by the caller): what every engine (batches, Spark) ends with for scores."""
     notes = [f"positive class {chosen!r}: {why}"]
     if isinstance(threshold, str):  # a criterion: chosen on these same data
-        used, note = chosen_threshold(threshold, summary)
+        used, note = chosen_threshold(threshold, summary, costs=costs, prevalence=prevalence)
         notes.append(note)
+    elif threshold is None and (summary.scores[-1] < 0 or summary.scores[0] > 1):  # not probabilities
+        p = all_labels.index(chosen)
+        totals = np.zeros(2, dtype=np.int64)
+        totals[p], totals[1 - p] = int(summary.n_positive), int(summary.n_negative)
+        if summary.on_disk:
+            notes.append(f"the summary of {len(summary):,} distinct scores was larger than the memory budget: it "
+                         "was spilled to temporary files and read back a chunk at a time; every number is exact")
+        return threshold_free_evaluation(
+            summary, ConfusionCounts(all_labels, np.diag(totals)), chosen, notes, confidence=confidence,
+            interval=interval, beta=beta, settings=settings, costs=costs, prevalence=prevalence,
+            auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth, roc_bins=roc_bins)
     else:
         used = _resolve_threshold(threshold, summary.scores[[-1, 0]])  # decreasing: the ends are min and max
     cells = counts_at(threshold_counts(summary), np.array([used]))

@@ -112,11 +112,13 @@ def _input_line(ev: Evaluation) -> str | None:
 def _headline(ev: Evaluation) -> str:
     k = len(ev.labels)
     kind = "binary classification" if ev.task == "binary" else f"{k}-class classification"
-    text = f"{kind} · total weight {_count(ev.n)}" if ev.confusion.weighted else f"{kind} · n = {ev.n:,}"
+    text = f"{kind} · total weight {_count(ev.n)}" if ev.weighted else f"{kind} · n = {_count(ev.n)}"
     if ev.positive is not None:
         text += f" · positive class {ev.positive!r}"
     if ev.threshold is not None:
         text += f" · predicted positive iff score >= {ev.threshold:g}"
+    elif not ev.thresholded:
+        text += " · no threshold"
     return text
 
 
@@ -306,6 +308,32 @@ def _brief_document(b: _Builder, ev: Evaluation) -> list[Block]:
     return b.blocks
 
 
+def _threshold_free_document(b: _Builder, ev: Evaluation, brief: bool) -> list[Block]:
+    """Scores without a threshold: the ranking analysis, the truth's prevalence, and words."""
+    level = level_text(ev.confidence)
+    prevalence = ev.metrics.get("prevalence")
+    words = []
+    if prevalence is not None and prevalence.value is not None:
+        words.append(f"{percent(prevalence.value)} of the instances are {ev.positive!r}"
+                     + (f" ({level} CI {ci_text(prevalence, as_percent=True)})." if prevalence.ci else "."))
+    extra = _Builder() if brief else b
+    if brief:
+        ranking = ev.ranking
+        rows = []
+        for name, title in (("roc_auc", "ROC AUC"), ("average_precision", "Average precision")):
+            e = getattr(ranking, name, None)
+            if e is not None:
+                rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
+                             method_title(e.method) if e.method else (e.note or "")])
+        b.heading(f"Ranking ({level} confidence intervals)")
+        b.table(Table(["Metric", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+    words += _ranking_section(extra, ev)
+    b.heading("In words")
+    for w in words:
+        b.para(w)
+    return b.blocks
+
+
 def _tests_section(b: _Builder, ev: Evaluation) -> None:
     b.heading("Tests")
     table = _tests_table(ev)[0]
@@ -325,6 +353,8 @@ def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
         b.para(line, "muted")
     for note in ev.notes:
         b.para(note, "muted")
+    if not ev.thresholded:
+        return _threshold_free_document(b, ev, brief)
     if brief:
         return _brief_document(b, ev)
 

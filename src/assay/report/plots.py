@@ -608,6 +608,8 @@ def plot_confusion(result: Any, ax: Any = None, *, normalize: ConfusionNormaliza
                            f"{normalize!r}", field="normalize")
     name, entry = _one(result, model)
     evaluation = _evaluation(entry, "a confusion matrix")
+    if not evaluation.thresholded:
+        raise InvalidInput("scores without a threshold have no confusion matrix: evaluate them with threshold=T")
     counts = np.asarray(evaluation.confusion.counts)
     labels = [str(label) for label in evaluation.confusion.labels]
     k = len(labels)
@@ -788,7 +790,7 @@ def _plan(result: Any) -> list[tuple[str, Any, tuple[float, float]]]:
                          lambda ax, m=model: plot_calibration(result, ax, model=m), (6.4, 6.4)))
     for name, entry in entries:
         model = name if several else None
-        if isinstance(entry, Evaluation):
+        if isinstance(entry, Evaluation) and entry.thresholded:
             side = max(4.8, 1.0 * len(entry.labels) + 2.4)
             plan.append(("confusion" + _file_part(name),
                          lambda ax, m=model: plot_confusion(result, ax, model=m), (side, side)))
