@@ -40,7 +40,8 @@ NAMES = {"y_score=": "--score", "allow_disjoint_labels=True": "--allow-disjoint-
          "threshold": "--threshold", "confidence": "--confidence", "beta": "--beta", "thresholds": "--at",
          "bootstrap": "--bootstrap", "labels": "--proba", "costs": "--costs", "prevalence": "--prevalence",
          "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval", "roc_bins": "--roc-bins",
-         "prior": "--prior", "clip": "--clip", "bins": "--bins"}
+         "prior": "--prior", "clip": "--clip", "bins": "--bins", "at_specificity": "--at-specificity",
+         "at_sensitivity": "--at-sensitivity"}
 
 
 def _ranking_options(f):
@@ -53,6 +54,14 @@ def _ranking_options(f):
         click.option("--fpr-range", metavar="LOW,HIGH", help="Also report the partial AUC over this FPR range."),
         click.option("--lift-depth", type=float, default=0.1, show_default=True, metavar="D",
                      help="Report lift among this share of top-scored instances."),
+        click.option("--at-specificity", type=float, multiple=True, metavar="SP",
+                     help="The sensitivity at this specificity, with its interval and the threshold that reaches "
+                          "it (repeatable; read off the ROC curve as pROC's coords, bootstrap interval as ci.se)."),
+        click.option("--at-sensitivity", type=float, multiple=True, metavar="SE",
+                     help="The specificity at this sensitivity, likewise (repeatable; pROC's ci.sp)."),
+        click.option("--roc-band", is_flag=True,
+                     help="Also the ROC confidence band: the sensitivity's bootstrap interval at specificities "
+                          "0, 0.02, ..., 1 (pROC's ci.se), in the JSON, the HTML report and --plots."),
         click.option("--roc-bins", type=int, metavar="N",
                      help="Approximate on request: group the distinct scores into about N bins (as Spark's "
                           "numBins) and say how far the AUC may be off (default: exact, every distinct score)."),
@@ -78,8 +87,10 @@ def _probabilistic_options(f):
 
 
 def _ranking_kwargs(auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
-                    lift_depth: float, roc_bins: int | None) -> dict[str, Any]:
-    return {"auc_interval": auc_interval, "costs": parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
+                    lift_depth: float, roc_bins: int | None, at_specificity: tuple[float, ...] = (),
+                    at_sensitivity: tuple[float, ...] = (), roc_band: bool = False) -> dict[str, Any]:
+    return {"at_specificity": at_specificity, "at_sensitivity": at_sensitivity, "roc_band": roc_band, "auc_interval": auc_interval,
+            "costs": parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
             "prevalence": prevalence, "fpr_range": parse_range(fpr_range, "--fpr-range"), "lift_depth": lift_depth,
             "roc_bins": roc_bins}
 
@@ -145,6 +156,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            allow_disjoint_labels: bool, weight: str | None, threshold: float | str | None, confidence: float,
            interval: str, beta: float, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
+           at_specificity: tuple[float, ...], at_sensitivity: tuple[float, ...], roc_band: bool,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
            memory: str | None, engine: str, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
            output: str | None) -> None:
@@ -165,6 +177,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
       assay report preds.csv --truth y --score p --threshold 0.3 --positive yes
       assay report preds.csv --truth y --score p --costs fp=1,fn=10 --prevalence 0.05
       assay report preds.csv --truth y --pred yhat --weight w
+      assay report asah.csv --truth outcome --score s100b --at-specificity 0.9 --at-sensitivity 0.95
       assay report preds.csv --truth y --proba setosa,versicolor,virginica --format json
       assay report --confusion matrix.csv --positive pos
       assay report sales.csv --truth actual --pred forecast --task regression
@@ -197,7 +210,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         if engine == "spark":
             if proba or task == "regression" or not truth or (pred is None) == (score is None):
                 raise UserError("--engine spark takes --truth and one of --pred or --score")
-            scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins),
+            scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
+                                   at_sensitivity, roc_band),
                       "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                       "calibration_strategy": calibration} if score else _label_cost_kwargs(costs, prevalence)
             if score:
@@ -219,7 +233,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                                 "--score and --proba)")
             probabilities = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                              "calibration_strategy": calibration}
-            scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins),
+            scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
+                                   at_sensitivity, roc_band),
                       **probabilities} if score else probabilities if proba else {}
             proba_columns = proba_pairs(proba) if proba else None
             labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \
@@ -252,7 +267,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                 return
         elif task == "regression":
             raise UserError("--task regression compares --truth with --pred (numeric predictions)")
-        ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins) if not pred else {}
+        ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
+                                   at_sensitivity, roc_band) if not pred else {}
         probabilistic = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                          "calibration_strategy": calibration} if not pred else {}
         labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \

@@ -107,6 +107,9 @@ def evaluate(
     roc_bins: int | None = None,
     allow_disjoint_labels: bool = False,
     sample_weight: Any = None,
+    at_specificity: Sequence[float] = (),
+    at_sensitivity: Sequence[float] = (),
+    roc_band: bool = False,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
@@ -192,6 +195,14 @@ def evaluate(
         benign/malignant), or when they look like scores (many distinct numbers that
         are not whole and not classes of the truth): the usual sign of a wrong column.
         True accepts them (or give ``labels``).
+    at_specificity, at_sensitivity : sequence of float, optional
+        With scores: the sensitivity at each of these specificities, and the specificity at
+        each of these sensitivities, read off the ROC curve with linear interpolation between
+        its points (as pROC's ``coords``), each with a stratified bootstrap interval (as
+        pROC's ``ci.se`` and ``ci.sp``) and the threshold that reaches it on the curve.
+    roc_band : bool, default False
+        With scores: also the ROC confidence band, the sensitivity's bootstrap interval at
+        specificities 0, 0.02, ..., 1 (``ranking.band``; ``ranking.roc_band()`` for another grid).
     sample_weight : array-like of shape (n,), optional
         A weight per instance, as scikit-learn's ``sample_weight``. Whole numbers are
         frequency weights: each instance counts that many times, and every interval
@@ -233,7 +244,8 @@ def evaluate(
     if pred_codes is None:  # scores that are not probabilities, and no threshold: the threshold-free analysis
         return _threshold_free(prepared, confidence, interval, beta, settings, costs, prevalence,
                                auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth,
-                               roc_bins=roc_bins)
+                               roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
+                               roc_band=roc_band)
     weights = prepared.weights
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels, sample_weight=weights)
     del pred_codes  # as long as the input: not kept while the rest is computed
@@ -249,7 +261,8 @@ def evaluate(
             prepared.summary(), confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
             bootstrap=settings, threshold=used_threshold, costs=_as_costs(costs),
             deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range, lift_depth=lift_depth,
-            roc_bins=roc_bins,
+            roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
+                               roc_band=roc_band,
         )
     elif prepared.matrix is not None:
         repeated = _repeated(prepared, notes, "the multi-class ROC analysis")
@@ -613,6 +626,11 @@ def rank(
     lift_depth: float = 0.1,
     roc_bins: int | None = None,
     sample_weight: Any = None,
+    at_specificity: Sequence[float] = (),
+    at_sensitivity: Sequence[float] = (),
+    roc_band: bool = False,
+    bootstrap: int = 2000,
+    seed: int = 0,
 ) -> RankingAnalysis:
     """The ranking analysis of two-class scores alone: curves, AUC, hull, thresholds, costs.
 
@@ -639,7 +657,9 @@ def rank(
             raise InvalidInput("leaves a class with no weight above 0: the curves need both", field="sample_weight")
     return analyse_scores(prepared.summary(), confidence=confidence, costs=_as_costs(costs),
                           deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
-                          lift_depth=lift_depth, roc_bins=roc_bins)
+                          lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
+                          at_sensitivity=at_sensitivity, roc_band=roc_band,
+                          bootstrap=BootstrapSettings(check_resamples(bootstrap), check_seed(seed)))
 
 
 def _check_auc_interval(value: str) -> AUCInterval:

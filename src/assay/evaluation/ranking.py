@@ -104,6 +104,33 @@ class ThresholdChoice:
 
 
 @dataclass(frozen=True)
+class OperatingPoint:
+    """The sensitivity at a given specificity (or the specificity at a given sensitivity), read off the
+    ROC curve with linear interpolation between its points, as pROC's ``coords``; its interval is a
+    stratified bootstrap, as pROC's ``ci.se`` (``ci.sp``). ``threshold`` is the score at which the
+    classifier reaches the target on the curve itself (the lowest threshold whose specificity is at
+    least the target; the highest whose sensitivity is), and ``at_threshold`` its rates there."""
+
+    given: str  # "specificity" or "sensitivity"
+    target: float
+    value: Estimate  # the other rate
+    threshold: float
+    at_threshold: dict[str, float]
+    exact: bool
+
+    @property
+    def reads(self) -> str:
+        return "sensitivity" if self.given == "specificity" else "specificity"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"given": self.given, self.given: self.target, self.reads: self.value.to_dict(),
+                "threshold": finite_or_none(self.threshold), "at_threshold": dict(self.at_threshold),
+                "interpolated": not self.exact,
+                "method": "read off the ROC curve, linear interpolation between its points (as pROC's coords); "
+                          "stratified bootstrap percentile interval (as pROC's ci.se and ci.sp)"}
+
+
+@dataclass(frozen=True)
 class RankingAnalysis(Displayable):
     """The ranking part of an evaluation (JSON ``ranking``)."""
 
@@ -127,6 +154,36 @@ class RankingAnalysis(Displayable):
     notes: tuple[str, ...] = field(default_factory=tuple)
     approximation: dict[str, Any] | None = None  # with roc_bins: the binning and the AUC's error bound
     drawn_from: int | None = None  # a copy for pictures (drawable): the distinct scores of the whole summary
+    operating_points: tuple[OperatingPoint, ...] = ()
+    band: dict[str, Any] | None = None  # the ROC confidence band, when asked for (roc_band)
+
+    def roc_band(self, specificities: Any = None, *, confidence: float | None = None, resamples: int = 2000,
+                 seed: int = 0) -> dict[str, Any]:
+        """A confidence band of the ROC curve: at each specificity of a grid (default 0, 0.02, ..., 1), the
+        sensitivity read off the curve and its stratified bootstrap interval, as pROC's ``ci.se`` over
+        ``specificities``. Returns ``specificity``, ``sensitivity``, ``low``, ``high`` (lists), the
+        confidence and the method; ``fpr`` is 1 - specificity, to draw it on the curve."""
+        from assay.checks import check_confidence, check_resamples, check_seed
+        from assay.inference.roc import bootstrap_operating_points
+        from assay.metrics.ranking import operating_points
+
+        if np.asarray(self.summary.positives).dtype.kind == "f":
+            raise InvalidInput("a confidence band needs counts: the sample weights are not whole numbers",
+                               field="sample_weight")
+        level = self.confidence if confidence is None else check_confidence(confidence)
+        grid = np.linspace(0.0, 1.0, 51) if specificities is None else _targets(specificities, "specificities")
+        tc = self.counts
+        tp = np.concatenate(([0], np.asarray(tc.tp)))
+        fp = np.concatenate(([0], np.asarray(tc.fp)))
+        values = operating_points(tp, fp, tc.n_positive, tc.n_negative, grid, given="specificity")[0][0]
+        settings = BootstrapSettings(check_resamples(resamples), check_seed(seed))
+        intervals = bootstrap_operating_points(self.summary, grid, given="specificity", confidence=level,
+                                               settings=settings)
+        return {"specificity": grid.tolist(), "fpr": (1.0 - grid).tolist(), "sensitivity": values.tolist(),
+                "low": [ci.low for ci in intervals], "high": [ci.high for ci in intervals], "confidence": level,
+                "resamples": settings.resamples, "seed": settings.seed,
+                "method": "stratified bootstrap percentile interval of the sensitivity at each specificity "
+                          "(as pROC's ci.se)"}
 
     # curves -----------------------------------------------------------------
 
@@ -271,6 +328,8 @@ class RankingAnalysis(Displayable):
                                              if self.operating_point else None),
             },
             "lift": {"depth": self.lift_depth, **self.lift.to_dict()},
+            "operating_points": [p.to_dict() for p in self.operating_points],
+            "roc_band": self.band,
             "n_thresholds": len(self.summary),
             "approximation": self.approximation,
             "notes": list(self.notes),
@@ -323,6 +382,9 @@ def analyse_scores(
     fpr_range: tuple[float, float] | None = None,
     lift_depth: float = 0.1,
     roc_bins: int | None = None,
+    at_specificity: Any = (),
+    at_sensitivity: Any = (),
+    roc_band: bool = False,
 ) -> RankingAnalysis:
     """Analyse the scores of a two-class classifier (inputs validated: both classes present).
 
@@ -350,6 +412,11 @@ def analyse_scores(
         Report the partial AUC over this FPR range.
     lift_depth : float, default 0.1
         The share of top-scored instances at which lift is reported.
+    at_specificity, at_sensitivity : sequence of float
+        Report the sensitivity at each of these specificities, and the specificity at each of
+        these sensitivities, with intervals (:class:`OperatingPoint`).
+    roc_band : bool, default False
+        Also compute the ROC confidence band (:meth:`RankingAnalysis.roc_band`) with ``bootstrap``.
     """
     if fpr_range is not None:
         fpr_range = check_range(fpr_range, "fpr_range")
@@ -460,13 +527,64 @@ def analyse_scores(
                         "shown, and every curve, interval and threshold comes from the binned counts")
         roc_auc = replace(roc_auc, method=f"{roc_auc.method} (binned, approximate)" if roc_auc.method else None)
 
-    return RankingAnalysis(
+    points = _operating_points(sc, tc, at_specificity, at_sensitivity, confidence, bootstrap, weighted)
+    result = RankingAnalysis(
+        operating_points=points,
         summary=sc, confidence=confidence, roc_auc=roc_auc, gini=gini, average_precision=ap_est, pr_auc=pr_est,
         partial_auc=partial, hull_index=hull_index, best={"youden": youden, "closest_to_corner": corner,
                                                           "min_expected_cost": cheapest},
         costs=costs, deployment_prevalence=pi, prevalence_source=source, slope=slope, optimal=optimal,
         operating_point=operating, lift_depth=lift_depth, lift=lift, notes=tuple(notes), approximation=approximation,
     )
+    if roc_band and not weighted:
+        result = replace(result, band=result.roc_band(confidence=confidence, resamples=bootstrap.resamples,
+                                                      seed=bootstrap.seed))
+    return result
+
+
+def _targets(values: Any, field: str) -> np.ndarray:
+    if values is None:
+        return np.empty(0)
+    if isinstance(values, (int, float)):
+        values = [values]
+    return np.array([check_number(v, field, low=0.0, high=1.0, what="a rate within [0, 1]") for v in values],
+                    dtype=np.float64)
+
+
+def _operating_points(sc: ScoreCounts, tc: ThresholdCounts, at_specificity: Any, at_sensitivity: Any,
+                      confidence: float, bootstrap: BootstrapSettings, weighted: bool) -> tuple[OperatingPoint, ...]:
+    from assay.inference.roc import bootstrap_operating_points
+    from assay.metrics.ranking import operating_points
+
+    out: list[OperatingPoint] = []
+    for given, targets in (("specificity", _targets(at_specificity, "at_specificity")),
+                           ("sensitivity", _targets(at_sensitivity, "at_sensitivity"))):
+        if targets.size == 0:
+            continue
+        tp = np.concatenate(([0], np.asarray(tc.tp)))
+        fp = np.concatenate(([0], np.asarray(tc.fp)))
+        values, exact = operating_points(tp, fp, tc.n_positive, tc.n_negative, targets, given=given)
+        sens = tp / float(tc.n_positive)
+        spec = (float(tc.n_negative) - fp) / float(tc.n_negative)
+        if given == "specificity":  # the lowest threshold that keeps the specificity
+            reach = np.clip(np.searchsorted(-spec, -targets, side="right") - 1, 0, len(tp) - 1)
+        else:  # the highest threshold that reaches the sensitivity
+            reach = np.clip(np.searchsorted(sens, targets, side="left"), 0, len(tp) - 1)
+        thresholds = np.concatenate(([np.inf], np.asarray(tc.thresholds)))
+        if weighted:
+            intervals: list[Any] = [None] * len(targets)
+        else:
+            intervals = bootstrap_operating_points(sc, targets, given=given, confidence=confidence,
+                                                   settings=bootstrap)
+        for k, target in enumerate(targets):
+            value = float(values[0, k])
+            estimate = Estimate(value, intervals[k], None if weighted else "bootstrap-percentile",
+                                WEIGHTED if weighted else None)
+            r = int(reach[k])
+            out.append(OperatingPoint(given, float(target), estimate, float(thresholds[r]),
+                                      {"sensitivity": float(sens[r]), "specificity": float(spec[r])},
+                                      bool(exact[0, k] >= 0)))
+    return tuple(out)
 
 
 WEIGHTED = "no interval: the sample weights are not counts"

@@ -180,3 +180,42 @@ def _logistic(x: float) -> float:
         return 1.0 / (1.0 + math.exp(-x))
     e = math.exp(x)
     return e / (1.0 + e)
+
+
+def bootstrap_operating_points(
+    sc: ScoreCounts, targets: np.ndarray, *, given: str, confidence: float = 0.95,
+    settings: BootstrapSettings = BootstrapSettings(),
+) -> list[ConfidenceInterval | None]:
+    """Stratified percentile bootstrap intervals of the sensitivity at given specificities (or the
+    specificity at given sensitivities), as pROC's ``ci.se`` (``ci.sp``) computes them.
+
+    Each resample draws P positives and N negatives with replacement; on the summary that is a
+    multinomial draw of each class's count at every distinct score, the same resamples as drawing the
+    instances. Each resampled curve is read as :func:`assay.metrics.ranking.operating_points` reads the
+    curve, and the interval runs between the (1 - c)/2 and (1 + c)/2 quantiles of the replicates
+    (R's default quantile, as pROC). Memory stays O(chunk x distinct scores).
+    """
+    from assay.metrics.ranking import operating_points
+
+    cp = np.asarray(sc.positives)
+    cn = np.asarray(sc.negatives)
+    if cp.dtype.kind == "f":
+        raise ValueError("the bootstrap of operating points needs counts, not weights")
+    n_pos, n_neg = int(cp.sum()), int(cn.sum())
+    m = len(cp)
+    targets = np.asarray(targets, dtype=np.float64)
+    rng = np.random.default_rng(settings.seed)
+    per_chunk = max(1, min(settings.resamples, 4_000_000 // (m + 1)))
+    values = np.empty((settings.resamples, len(targets)))
+    done = 0
+    while done < settings.resamples:
+        c = min(per_chunk, settings.resamples - done)
+        tp = np.zeros((c, m + 1), dtype=np.int64)
+        fp = np.zeros((c, m + 1), dtype=np.int64)
+        np.cumsum(rng.multinomial(n_pos, cp / n_pos, size=c), axis=1, out=tp[:, 1:])
+        np.cumsum(rng.multinomial(n_neg, cn / n_neg, size=c), axis=1, out=fp[:, 1:])
+        values[done:done + c] = operating_points(tp, fp, n_pos, n_neg, targets, given=given)[0]
+        done += c
+    alpha = 1.0 - confidence
+    bounds = np.quantile(values, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
+    return [ConfidenceInterval(float(low), float(high)) for low, high in bounds.T]

@@ -372,3 +372,47 @@ def drop_collinear(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
         return np.arange(len(fp))
     keep = np.concatenate(([True], (np.diff(fp, 2) != 0) | (np.diff(tp, 2) != 0), [True]))
     return np.flatnonzero(keep)
+
+
+def operating_points(tp: np.ndarray, fp: np.ndarray, n_positive: float, n_negative: float, targets: np.ndarray,
+                     *, given: str) -> tuple[np.ndarray, np.ndarray]:
+    """The sensitivity at given specificities (``given="specificity"``), or the specificity at given
+    sensitivities (``given="sensitivity"``), read off ROC curves as pROC's ``coords`` reads them.
+
+    ``tp`` and ``fp`` are cumulative counts at each distinct threshold, highest first, with the origin
+    (0, 0) prepended: shape (m + 1,), or (B, m + 1) for B curves at once. A curve point that has the
+    target exactly gives its value (of several, the best: the highest sensitivity at a specificity, the
+    highest specificity at a sensitivity); otherwise the value is linearly interpolated between the two
+    consecutive points on either side of the target. Returns the values, shape (..., len(targets)), and
+    the index of the exact point (-1 where interpolated).
+
+    >>> tp = np.array([0, 1, 2, 2, 3]); fp = np.array([0, 0, 1, 2, 2])
+    >>> operating_points(tp, fp, 3, 2, np.array([1.0, 0.75]), given="specificity")[0].tolist()
+    [0.6666666666666666, 0.6666666666666666]
+    """
+    tp = np.atleast_2d(np.asarray(tp, dtype=np.float64))
+    fp = np.atleast_2d(np.asarray(fp, dtype=np.float64))
+    sens = tp / float(n_positive)
+    spec = (float(n_negative) - fp) / float(n_negative)
+    rows = np.arange(sens.shape[0])[:, None]
+    last = sens.shape[1] - 1
+    t = np.asarray(targets, dtype=np.float64)[None, :]
+    if given == "specificity":  # specificity falls along the curve: the last point that still reaches it
+        i = np.clip(np.stack([np.searchsorted(-row, -t[0], side="right") for row in spec]) - 1, 0, last)
+        j = np.minimum(i + 1, last)
+        at, nxt = spec[rows, i], spec[rows, j]
+        exact = at == t
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = np.where(exact | (nxt == at), 0.0, (at - t) / (at - nxt))
+        values = sens[rows, i] + share * (sens[rows, j] - sens[rows, i])
+    elif given == "sensitivity":  # sensitivity rises along the curve: the first point that reaches it
+        i = np.clip(np.stack([np.searchsorted(row, t[0], side="left") for row in sens]), 0, last)
+        j = np.maximum(i - 1, 0)
+        at, before = sens[rows, i], sens[rows, j]
+        exact = at == t
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = np.where(exact | (at == before), 0.0, (at - t) / (at - before))
+        values = spec[rows, i] + share * (spec[rows, j] - spec[rows, i])
+    else:
+        raise ValueError(f"given must be 'specificity' or 'sensitivity', not {given!r}")
+    return values, np.where(exact, i, -1)

@@ -544,6 +544,17 @@ def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
               if shown else ""), "muted")
     for note in r.notes:
         b.para(note, "muted")
+    points = getattr(r, "operating_points", ())
+    if points:
+        b.heading("Operating points")
+        b.table(Table(["Given", "Reads", "Value", f"{level} CI", "Threshold", "Sensitivity there", "Specificity there"],
+                      [[f"{p.given} {percent(p.target)}", p.reads, percent(p.value.value),
+                        ci_text(p.value, as_percent=True) if p.value.ci else "—", _threshold_text(p.threshold),
+                        percent(p.at_threshold["sensitivity"]), percent(p.at_threshold["specificity"])]
+                       for p in points], align="llrrrrr"))
+        b.para("values read off the ROC curve with linear interpolation between its points (as pROC's coords); "
+               "stratified bootstrap percentile intervals (as pROC's ci.se and ci.sp); the threshold is where "
+               "the curve itself reaches the given rate", "muted")
 
     words = []
     auc = r.roc_auc
@@ -556,6 +567,17 @@ def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
         words.append(f"With these costs and {percent(r.deployment_prevalence)} positives, the cheapest "
                      f"threshold is {_threshold_text(cheapest.threshold)} (FPR {percent(cheapest.fpr)}, "
                      f"TPR {percent(cheapest.tpr)}).")
+    for p in points:
+        if p.given == "specificity":
+            words.append(f"At a specificity of {percent(p.target)}, the scores find {percent(p.value.value)} of "
+                         f"the positives" + (f" ({level} CI {ci_text(p.value, as_percent=True)})" if p.value.ci
+                                             else "") + f"; a threshold of {_threshold_text(p.threshold)} keeps "
+                         f"the specificity at {percent(p.at_threshold['specificity'])}.")
+        else:
+            words.append(f"To find {percent(p.target)} of the positives, the specificity falls to "
+                         f"{percent(p.value.value)}" + (f" ({level} CI {ci_text(p.value, as_percent=True)})"
+                                                        if p.value.ci else "")
+                         + f"; a threshold of {_threshold_text(p.threshold)} reaches it.")
     del tc
     return words
 

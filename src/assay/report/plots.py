@@ -251,6 +251,7 @@ def plot_roc(
     operating_point: bool = True,
     iso_performance: bool = True,
     label: str | None = None,
+    band: bool | None = None,
 ) -> Any:
     """Draw the exact ROC curve, its convex hull, the reference classifiers and the operating point.
 
@@ -278,6 +279,11 @@ def plot_roc(
     label : str, optional
         The curve's name for one model (default "ROC"); several models are
         named by their names.
+    band : bool, optional
+        Shade the ROC confidence band (the sensitivity's stratified bootstrap
+        interval at each specificity, as pROC's ``ci.se``): the one computed with
+        ``roc_band=True``, or, with True, computed now (2000 resamples, seed 0).
+        Default: drawn when the result holds one.
 
     Returns
     -------
@@ -324,6 +330,10 @@ def plot_roc(
         _line(ax, roc["fpr"], roc["tpr"], "-", color=color, lw=1.6,
               label=f"{title} (AUC {'≈ ' if ranking.approximation else ''}{ranking.roc_auc.value:.3f}"
                     f"{', binned' if ranking.approximation else ''})")
+        shown = ranking.band if band is None else (ranking.band or ranking.roc_band()) if band else None
+        if shown is not None:
+            ax.fill_between(shown["fpr"], shown["low"], shown["high"], color=color, alpha=0.15, lw=0,
+                            label=f"{shown['confidence'] * 100:g}% confidence band")
         if hull and not several:
             h = ranking.hull()
             ax.plot(h["fpr"], h["tpr"], "--", color=color, lw=1.2, label="ROC convex hull")
