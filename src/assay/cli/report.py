@@ -41,7 +41,8 @@ NAMES = {"y_score=": "--score", "allow_disjoint_labels=True": "--allow-disjoint-
          "bootstrap": "--bootstrap", "labels": "--proba", "costs": "--costs", "prevalence": "--prevalence",
          "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval", "roc_bins": "--roc-bins",
          "prior": "--prior", "clip": "--clip", "bins": "--bins", "at_specificity": "--at-specificity",
-         "at_sensitivity": "--at-sensitivity"}
+         "at_sensitivity": "--at-sensitivity",
+         "sensitivity_range": "--sensitivity-range", "specificities": "--at-specificity"}
 
 
 def _ranking_options(f):
@@ -51,7 +52,11 @@ def _ranking_options(f):
         click.option("--costs", metavar="fp=C,fn=C", help="Costs of the outcomes (also tp=, tn=), e.g. fp=1,fn=10."),
         click.option("--prevalence", type=float, metavar="P",
                      help="Share of positives where the classifier will be used (default: the data's)."),
-        click.option("--fpr-range", metavar="LOW,HIGH", help="Also report the partial AUC over this FPR range."),
+        click.option("--fpr-range", metavar="LOW,HIGH",
+                     help="Also report the partial AUC over this FPR range (raw, McClish's standardised, bootstrap "
+                          "intervals)."),
+        click.option("--sensitivity-range", metavar="LOW,HIGH",
+                     help="Also report the partial AUC over this sensitivity range (pROC's partial.auc.focus=se)."),
         click.option("--lift-depth", type=float, default=0.1, show_default=True, metavar="D",
                      help="Report lift among this share of top-scored instances."),
         click.option("--at-specificity", type=float, multiple=True, metavar="SP",
@@ -88,8 +93,10 @@ def _probabilistic_options(f):
 
 def _ranking_kwargs(auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
                     lift_depth: float, roc_bins: int | None, at_specificity: tuple[float, ...] = (),
-                    at_sensitivity: tuple[float, ...] = (), roc_band: bool = False) -> dict[str, Any]:
-    return {"at_specificity": at_specificity, "at_sensitivity": at_sensitivity, "roc_band": roc_band, "auc_interval": auc_interval,
+                    at_sensitivity: tuple[float, ...] = (), roc_band: bool = False,
+                    sensitivity_range: str | None = None) -> dict[str, Any]:
+    return {"at_specificity": at_specificity, "at_sensitivity": at_sensitivity, "roc_band": roc_band,
+            "sensitivity_range": parse_range(sensitivity_range, "--sensitivity-range"), "auc_interval": auc_interval,
             "costs": parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
             "prevalence": prevalence, "fpr_range": parse_range(fpr_range, "--fpr-range"), "lift_depth": lift_depth,
             "roc_bins": roc_bins}
@@ -155,7 +162,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
            allow_disjoint_labels: bool, weight: str | None, threshold: float | str | None, confidence: float,
            interval: str, beta: float, bootstrap: int, seed: int,
-           auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None, lift_depth: float,
+           auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
+           sensitivity_range: str | None, lift_depth: float,
            at_specificity: tuple[float, ...], at_sensitivity: tuple[float, ...], roc_band: bool,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
            memory: str | None, engine: str, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
@@ -211,7 +219,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             if proba or task == "regression" or not truth or (pred is None) == (score is None):
                 raise UserError("--engine spark takes --truth and one of --pred or --score")
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
-                                   at_sensitivity, roc_band),
+                                   at_sensitivity, roc_band, sensitivity_range),
                       "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                       "calibration_strategy": calibration} if score else _label_cost_kwargs(costs, prevalence)
             if score:
@@ -234,7 +242,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             probabilities = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                              "calibration_strategy": calibration}
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
-                                   at_sensitivity, roc_band),
+                                   at_sensitivity, roc_band, sensitivity_range),
                       **probabilities} if score else probabilities if proba else {}
             proba_columns = proba_pairs(proba) if proba else None
             labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \
@@ -268,7 +276,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         elif task == "regression":
             raise UserError("--task regression compares --truth with --pred (numeric predictions)")
         ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
-                                   at_sensitivity, roc_band) if not pred else {}
+                                   at_sensitivity, roc_band, sensitivity_range) if not pred else {}
         probabilistic = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                          "calibration_strategy": calibration} if not pred else {}
         labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \

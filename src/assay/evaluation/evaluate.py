@@ -110,6 +110,7 @@ def evaluate(
     at_specificity: Sequence[float] = (),
     at_sensitivity: Sequence[float] = (),
     roc_band: bool = False,
+    sensitivity_range: tuple[float, float] | None = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
@@ -171,7 +172,10 @@ def evaluate(
         The share of positives where the classifier will be used, for expected
         costs and the iso-performance slope (default: the test data's).
     fpr_range : (float, float), optional
-        Also report the partial AUC over this range of false positive rates.
+        Also report the partial AUC over this range of false positive rates, raw and
+        standardised (McClish), with stratified bootstrap intervals.
+    sensitivity_range : (float, float), optional
+        Likewise over this range of sensitivities (pROC's ``partial.auc.focus="se"``).
     lift_depth : float, default 0.1
         Report the lift among this share of top-scored instances.
     prior : mapping of class to probability, optional
@@ -245,7 +249,7 @@ def evaluate(
         return _threshold_free(prepared, confidence, interval, beta, settings, costs, prevalence,
                                auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth,
                                roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
-                               roc_band=roc_band)
+                               roc_band=roc_band, sensitivity_range=sensitivity_range)
     weights = prepared.weights
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels, sample_weight=weights)
     del pred_codes  # as long as the input: not kept while the rest is computed
@@ -262,7 +266,7 @@ def evaluate(
             bootstrap=settings, threshold=used_threshold, costs=_as_costs(costs),
             deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range, lift_depth=lift_depth,
             roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
-                               roc_band=roc_band,
+                               roc_band=roc_band, sensitivity_range=sensitivity_range,
         )
     elif prepared.matrix is not None:
         repeated = _repeated(prepared, notes, "the multi-class ROC analysis")
@@ -629,6 +633,7 @@ def rank(
     at_specificity: Sequence[float] = (),
     at_sensitivity: Sequence[float] = (),
     roc_band: bool = False,
+    sensitivity_range: tuple[float, float] | None = None,
     bootstrap: int = 2000,
     seed: int = 0,
 ) -> RankingAnalysis:
@@ -658,7 +663,7 @@ def rank(
     return analyse_scores(prepared.summary(), confidence=confidence, costs=_as_costs(costs),
                           deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                           lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
-                          at_sensitivity=at_sensitivity, roc_band=roc_band,
+                          at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range,
                           bootstrap=BootstrapSettings(check_resamples(bootstrap), check_seed(seed)))
 
 

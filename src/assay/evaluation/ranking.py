@@ -156,6 +156,7 @@ class RankingAnalysis(Displayable):
     drawn_from: int | None = None  # a copy for pictures (drawable): the distinct scores of the whole summary
     operating_points: tuple[OperatingPoint, ...] = ()
     band: dict[str, Any] | None = None  # the ROC confidence band, when asked for (roc_band)
+    partial_auc_sensitivity: dict[str, Any] | None = None  # over a range of sensitivities
 
     def roc_band(self, specificities: Any = None, *, confidence: float | None = None, resamples: int = 2000,
                  seed: int = 0) -> dict[str, Any]:
@@ -312,6 +313,7 @@ class RankingAnalysis(Displayable):
             "pr_auc": self.pr_auc.to_dict(),
             "prevalence": self.prevalence,
             "partial_auc": self.partial_auc,
+            "partial_auc_sensitivity": self.partial_auc_sensitivity,
             "roc_hull": {"fpr": hull["fpr"].tolist(), "tpr": hull["tpr"].tolist(),
                          "thresholds": [finite_or_none(t) for t in hull["threshold"]]},
             "best_thresholds": {k: v.to_dict() for k, v in self.best.items()},
@@ -385,6 +387,7 @@ def analyse_scores(
     at_specificity: Any = (),
     at_sensitivity: Any = (),
     roc_band: bool = False,
+    sensitivity_range: tuple[float, float] | None = None,
 ) -> RankingAnalysis:
     """Analyse the scores of a two-class classifier (inputs validated: both classes present).
 
@@ -409,7 +412,10 @@ def analyse_scores(
         The share of positives where the classifier will be used (default: the
         test data's), for expected costs and the iso-performance slope.
     fpr_range : (float, float), optional
-        Report the partial AUC over this FPR range.
+        Report the partial AUC over this FPR range (pROC's ``partial.auc`` over the specificities
+        1 - high to 1 - low), raw and standardised (McClish), with bootstrap intervals.
+    sensitivity_range : (float, float), optional
+        Likewise over this range of sensitivities (pROC's ``partial.auc.focus = "sensitivity"``).
     lift_depth : float, default 0.1
         The share of top-scored instances at which lift is reported.
     at_specificity, at_sensitivity : sequence of float
@@ -420,6 +426,8 @@ def analyse_scores(
     """
     if fpr_range is not None:
         fpr_range = check_range(fpr_range, "fpr_range")
+    if sensitivity_range is not None:
+        sensitivity_range = check_range(sensitivity_range, "sensitivity_range")
     lift_depth = check_number(lift_depth, "lift_depth", low=0.0, high=1.0, low_open=True, what="in (0, 1]")
     approximation = None
     if roc_bins is not None:
@@ -461,17 +469,9 @@ def analyse_scores(
     ap_est = Estimate(ap, None, None, WEIGHTED) if weighted else _logit_estimate(ap, n_pos, confidence)
     pr_est = Estimate(trapezoid, None, None, WEIGHTED) if weighted else _logit_estimate(trapezoid, n_pos, confidence)
 
-    partial = None
-    if fpr_range is not None:
-        low, high = fpr_range
-        area = partial_auc_of(tc, low, high)
-        width = high - low
-        # McClish (1989): 1/2 (1 + (A - min) / (max - min)), min the diagonal's area, max the ideal's
-        minimum = (high * high - low * low) / 2.0
-        standardized = 0.5 * (1.0 + (area - minimum) / (width - minimum)) if width > minimum else None
-        partial = {"fpr_range": [low, high], "value": area, "standardized": standardized,
-                   "method": "trapezoid on the exact curve; standardized as McClish (1989)",
-                   "note": "no interval for the partial AUC"}
+    partial = None if fpr_range is None else _partial(sc, tc, fpr_range, "fpr", confidence, bootstrap, weighted)
+    partial_se = None if sensitivity_range is None else \
+        _partial(sc, tc, sensitivity_range, "sensitivity", confidence, bootstrap, weighted)
 
     hull_index = roc_hull(sc.positives, sc.negatives, tp=tc.tp, fp=tc.fp)
     prevalence = n_pos / (n_pos + n_neg)
@@ -531,7 +531,8 @@ def analyse_scores(
     result = RankingAnalysis(
         operating_points=points,
         summary=sc, confidence=confidence, roc_auc=roc_auc, gini=gini, average_precision=ap_est, pr_auc=pr_est,
-        partial_auc=partial, hull_index=hull_index, best={"youden": youden, "closest_to_corner": corner,
+        partial_auc=partial, partial_auc_sensitivity=partial_se, hull_index=hull_index,
+        best={"youden": youden, "closest_to_corner": corner,
                                                           "min_expected_cost": cheapest},
         costs=costs, deployment_prevalence=pi, prevalence_source=source, slope=slope, optimal=optimal,
         operating_point=operating, lift_depth=lift_depth, lift=lift, notes=tuple(notes), approximation=approximation,
@@ -540,6 +541,41 @@ def analyse_scores(
         result = replace(result, band=result.roc_band(confidence=confidence, resamples=bootstrap.resamples,
                                                       seed=bootstrap.seed))
     return result
+
+
+def _partial(sc: ScoreCounts, tc: ThresholdCounts, bounds: tuple[float, float], focus: str, confidence: float,
+             bootstrap: BootstrapSettings, weighted: bool) -> dict[str, Any]:
+    """The partial AUC over an FPR or sensitivity range: raw, standardised (McClish), with stratified
+    bootstrap intervals (DeLong's is for the whole area; pROC, too, bootstraps a partial one)."""
+    from assay.inference.roc import bootstrap_partial_auc
+    from assay.metrics.ranking import mcclish, partial_auc_focus
+
+    low, high = bounds
+    area = partial_auc_focus(tc, low, high, focus)
+    standardized = mcclish(area, low, high, focus)
+    out: dict[str, Any] = {("fpr_range" if focus == "fpr" else "sensitivity_range"): [low, high], "value": area,
+                           "standardized": standardized, "ci": None, "standardized_ci": None,
+                           "method": "trapezoid on the exact curve; standardized as McClish (1989); stratified "
+                                     "bootstrap percentile intervals (as pROC's ci.auc of a partial AUC)",
+                           "note": None}
+    notes = []
+    if standardized is None:
+        notes.append("no standardized value: the curve lies below the diagonal over this range (McClish's "
+                     "correction is not defined there, as pROC says)")
+    if weighted:
+        notes.append(WEIGHTED)
+    elif sc.on_disk:
+        notes.append("no interval: the bootstrap needs the summary in memory, and it was spilled to disk")
+    else:
+        ci, std_ci, share = bootstrap_partial_auc(sc, low, high, focus=focus, confidence=confidence,
+                                                  settings=bootstrap)
+        out["ci"] = [ci.low, ci.high]
+        out["standardized_ci"] = [std_ci.low, std_ci.high] if std_ci is not None else None
+        if share < 1.0:
+            notes.append(f"the standardized interval leaves out the {1 - share:.1%} of resamples below the "
+                         "diagonal, as pROC leaves out undefined replicates")
+    out["note"] = "; ".join(notes) or None
+    return out
 
 
 def _targets(values: Any, field: str) -> np.ndarray:

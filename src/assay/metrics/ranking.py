@@ -416,3 +416,27 @@ def operating_points(tp: np.ndarray, fp: np.ndarray, n_positive: float, n_negati
     else:
         raise ValueError(f"given must be 'specificity' or 'sensitivity', not {given!r}")
     return values, np.where(exact, i, -1)
+
+
+def partial_auc_sensitivity(tc: ThresholdCounts, low: float, high: float) -> float:
+    """The partial AUC over a range of sensitivities, as pROC's ``partial.auc.focus = "sensitivity"``: the
+    area under the specificity, as a function of the sensitivity along the curve, for sensitivity in
+    [low, high] (the axes swapped; the area between the curve and the right edge, within that band)."""
+    fpr, tpr, _ = roc_points(tc)
+    return partial_auc(tpr, 1.0 - fpr, low, high)
+
+
+def partial_auc_focus(tc: ThresholdCounts, low: float, high: float, focus: str) -> float:
+    """The partial AUC over FPR in [low, high] (``focus="fpr"``) or sensitivity in [low, high]."""
+    return partial_auc_of(tc, low, high) if focus == "fpr" else partial_auc_sensitivity(tc, low, high)
+
+
+def mcclish(area: float, low: float, high: float, focus: str) -> float | None:
+    """McClish's (1989) standardised partial AUC, 1/2 (1 + (A - min) / (max - min)), with max the width of
+    the range and min the area of the diagonal over it; None where it is not defined (a range of zero
+    width, or a curve below the diagonal there, as pROC refuses it)."""
+    width = high - low
+    minimum = (high * high - low * low) / 2.0 if focus == "fpr" else width - (high * high - low * low) / 2.0
+    if width <= minimum or area < minimum:
+        return None
+    return 0.5 * (1.0 + (area - minimum) / (width - minimum))

@@ -510,11 +510,17 @@ def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
         if e.ci is None and e.note:
             method = f"{method}: {e.note}" if method else e.note
         rows.append([title, value_text(e, as_percent=pct), ci_text(e, as_percent=pct), method])
-    if r.partial_auc is not None:
-        low, high = r.partial_auc["fpr_range"]
-        std = r.partial_auc["standardized"]
-        rows.append([f"Partial AUC, FPR {low:g}-{high:g}", f"{r.partial_auc['value']:.4f}",
-                     "—", f"standardized {std:.3f} (McClish)" if std is not None else "no interval"])
+    for part, axis, key in ((r.partial_auc, "FPR", "fpr_range"),
+                            (getattr(r, "partial_auc_sensitivity", None), "sensitivity", "sensitivity_range")):
+        if part is None:
+            continue
+        low, high = part[key]
+        std, ci, std_ci = part["standardized"], part["ci"], part["standardized_ci"]
+        rows.append([f"Partial AUC, {axis} {low:g}-{high:g}", f"{part['value']:.4f}",
+                     f"{ci[0]:.4f} – {ci[1]:.4f}" if ci else "—", "bootstrap" if ci else (part["note"] or "")])
+        if std is not None:
+            rows.append(["  standardized (McClish)", f"{std:.3f}",
+                         f"{std_ci[0]:.3f} – {std_ci[1]:.3f}" if std_ci else "—", "bootstrap" if std_ci else ""])
     b.table(Table(["Metric", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
     b.para(f"baseline of average precision: the prevalence, {percent(r.prevalence)}", "muted")
 
