@@ -83,7 +83,7 @@ def test_reading_the_curve_as_proc_does(rows, targets, given_rate):
         y[0], y[1] = True, False
     r = assay.rank(y, s)
     roc = r.roc()
-    sens, spec = roc["tpr"], 1.0 - roc["fpr"]
+    sens = roc["tpr"]
     t = np.array(targets) / 20.0
     tc = r.counts
     values, _ = operating_points(np.r_[0, tc.tp], np.r_[0, tc.fp], tc.n_positive, tc.n_negative, t, given=given_rate)

@@ -127,6 +127,9 @@ def register(cli: click.Group) -> None:
 @click.option("--allow-disjoint-labels", is_flag=True,
               help="Accept --pred labels of which none is a class of --truth, or that look like scores "
                    "(refused by default: the sign of a wrong column).")
+@click.option("--kappa-weights", type=click.Choice(["linear", "quadratic"]),
+              help="Ordered classes: also the weighted kappa, weights by the classes' positions in their order "
+                   "(numeric when all are numbers), with its interval and z test.")
 @click.option("--weight", metavar="COL",
               help="A column of sample weights (scikit-learn's sample_weight): whole numbers count each row that many "
                    "times, with every interval; other weights give weighted estimates without intervals.")
@@ -160,7 +163,7 @@ def register(cli: click.Group) -> None:
 @table_output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
-           allow_disjoint_labels: bool, weight: str | None, threshold: float | str | None, confidence: float,
+           allow_disjoint_labels: bool, kappa_weights: str | None, weight: str | None, threshold: float | str | None, confidence: float,
            interval: str, beta: float, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
            sensitivity_range: str | None, lift_depth: float,
@@ -194,7 +197,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     """
     from assay.evaluation import evaluate, evaluate_confusion
 
-    options = {"confidence": confidence, "interval": interval, "beta": beta, "bootstrap": bootstrap, "seed": seed}
+    options = {"confidence": confidence, "interval": interval, "beta": beta, "bootstrap": bootstrap, "seed": seed,
+               **({"kappa_weights": kappa_weights} if kappa_weights else {})}
     if confusion_file is not None:
         if file or truth or pred or score or proba:
             raise UserError("--confusion takes a matrix file instead of FILE, --truth, --pred, --score and --proba")

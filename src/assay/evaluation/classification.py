@@ -264,6 +264,7 @@ def analyse_confusion(
     bootstrap: BootstrapSettings = BootstrapSettings(),
     costs: Any = None,
     prevalence: float | None = None,
+    kappa_weights: str | None = None,
 ) -> ConfusionAnalysis:
     """All metrics, per-class values, averages and tests of a confusion matrix.
 
@@ -271,7 +272,9 @@ def analyse_confusion(
     ``positive`` (binary only) is one of its labels. With ``costs`` (two classes), the
     metrics add ``expected_cost``: per instance, at the data's class balance or at
     ``prevalence``, with a bootstrap interval; with ``prevalence``, ``ppv_at_prevalence``
-    and ``npv_at_prevalence`` (Bayes' rule from sensitivity and specificity).
+    and ``npv_at_prevalence`` (Bayes' rule from sensitivity and specificity). With ``kappa_weights``
+    ("linear" or "quadratic"), the metrics add ``weighted_kappa`` for ordered classes (in label order),
+    with the Fleiss-Cohen-Everitt interval, and the tests its z test.
     """
     counts = cm.counts
     labels = cm.labels
@@ -305,6 +308,23 @@ def analyse_confusion(
     else:
         for name, spec in MATRIX_METRICS.items():
             metrics[name] = _matrix_estimate(spec, counts, f"metrics.{name}", pending, confidence, interval, kappa)
+
+    weighted_kappa = None
+    if kappa_weights is not None:
+        from assay.inference.kappa import weighted_kappa_test
+
+        weighted_kappa = None if cm.weighted else weighted_kappa_test(counts, weights=kappa_weights,
+                                                                      confidence=confidence)
+        if weighted_kappa is not None and not np.isfinite(weighted_kappa.kappa):
+            metrics["weighted_kappa"] = Estimate.undefined("chance agreement is 1: every instance in one class")
+        elif weighted_kappa is None:
+            metrics["weighted_kappa"] = Estimate(_weighted_value(counts, kappa_weights), None, None,
+                                                 pending.no_interval)
+        elif weighted_kappa.se == 0:
+            metrics["weighted_kappa"] = Estimate(weighted_kappa.kappa, None, weighted_kappa.method,
+                                                 "no interval: the standard error is 0")
+        else:
+            metrics["weighted_kappa"] = Estimate(weighted_kappa.kappa, weighted_kappa.ci, weighted_kappa.method)
 
     per_class: dict[str, dict[str, Any]] = {}
     actual = counts.sum(axis=1)
@@ -377,6 +397,8 @@ def analyse_confusion(
                                            float(actual.max() / counts.sum())),
         "kappa": kappa,
     }
+    if weighted_kappa is not None:
+        tests["weighted_kappa"] = weighted_kappa
     if positive is not None and not cm.weighted:
         p = labels.index(positive)
         # off-diagonal cells: false negatives (actual positive) and false positives
@@ -391,6 +413,16 @@ def analyse_confusion(
         tests=tests,
         matrices=_matrices(cm),
     )
+
+
+def _weighted_value(counts: np.ndarray, weights: str) -> float:
+    """The weighted kappa of a table of weight totals (its value only)."""
+    k = counts.shape[0]
+    distance = np.abs(np.arange(k)[:, None] - np.arange(k)[None, :]) / (k - 1)
+    w = 1.0 - (distance if weights == "linear" else distance ** 2)
+    p = counts / counts.sum()
+    pe = float((w * np.outer(p.sum(axis=1), p.sum(axis=0))).sum())
+    return (float((w * p).sum()) - pe) / (1.0 - pe)
 
 
 THRESHOLD_FREE = ("prevalence", "no_information_rate")

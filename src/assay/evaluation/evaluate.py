@@ -111,6 +111,7 @@ def evaluate(
     at_sensitivity: Sequence[float] = (),
     roc_band: bool = False,
     sensitivity_range: tuple[float, float] | None = None,
+    kappa_weights: str | None = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
@@ -199,6 +200,10 @@ def evaluate(
         benign/malignant), or when they look like scores (many distinct numbers that
         are not whole and not classes of the truth): the usual sign of a wrong column.
         True accepts them (or give ``labels``).
+    kappa_weights : {"linear", "quadratic"}, optional
+        For ordered classes: also the weighted kappa, with weights by the classes' positions
+        1..k in label order (give ``labels`` for another order), its Fleiss-Cohen-Everitt
+        interval and z test (as SAS, R's irr, yardstick and scikit-learn's ``weights=``).
     at_specificity, at_sensitivity : sequence of float, optional
         With scores: the sensitivity at each of these specificities, and the specificity at
         each of these sensitivities, read off the ROC curve with linear interpolation between
@@ -258,7 +263,7 @@ def evaluate(
         _require_two_weighted_classes(cm)
         notes.append(_weights_note(cm))
     result = _evaluation(cm, prepared.positive, used_threshold, confidence, interval, beta, settings,
-                         notes, *_label_costs(costs, prevalence, cm.labels))
+                         notes, *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights)
     ranking = None
     if prepared.scores is not None:
         ranking = analyse_scores(
@@ -667,6 +672,14 @@ def rank(
                           bootstrap=BootstrapSettings(check_resamples(bootstrap), check_seed(seed)))
 
 
+def _check_kappa_weights(value: Any) -> str | None:
+    from assay.inference.kappa import KAPPA_WEIGHTS
+
+    if value is None or value in KAPPA_WEIGHTS:
+        return value
+    raise InvalidInput(f"{value!r} is not one of {list(KAPPA_WEIGHTS)}", field="kappa_weights")
+
+
 def _check_auc_interval(value: str) -> AUCInterval:
     if value not in ("delong", "bootstrap"):
         raise InvalidInput(f"{value!r} is not one of ['delong', 'bootstrap']", field="auc_interval")
@@ -768,9 +781,11 @@ def _evaluation(
     notes: list[str],
     costs: Costs | None = None,
     prevalence: float | None = None,
+    kappa_weights: str | None = None,
 ) -> Evaluation:
     analysis = analyse_confusion(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
-                                 bootstrap=settings, costs=costs, prevalence=prevalence)
+                                 bootstrap=settings, costs=costs, prevalence=prevalence,
+                                 kappa_weights=_check_kappa_weights(kappa_weights))
     if prevalence is not None and positive is not None:
         notes.append(f"PPV and NPV at prevalence {prevalence:g} (where the classifier will be used): Bayes' rule "
                      "from the sensitivity and specificity measured here")
@@ -803,6 +818,7 @@ def evaluate_confusion(
     seed: int = 0,
     costs: Costs | Mapping[str, float] | None = None,
     prevalence: float | None = None,
+    kappa_weights: str | None = None,
 ) -> Evaluation:
     """Evaluate a confusion matrix given directly (rows actual, columns predicted).
 
@@ -811,7 +827,7 @@ def evaluate_confusion(
     matrix : ConfusionCounts or array-like of shape (k, k)
         Whole, non-negative counts. With an array, ``labels`` names the classes
         (default ``"0"``, ``"1"``, ...).
-    labels, positive, confidence, interval, beta, bootstrap, seed, costs, prevalence
+    labels, positive, confidence, interval, beta, bootstrap, seed, costs, prevalence, kappa_weights
         As for :func:`evaluate` (costs: the expected cost per instance of the matrix).
 
     Examples
@@ -854,7 +870,7 @@ def evaluate_confusion(
             f"a positive class applies to two-class data; this matrix has {len(cm.labels)} classes", field="positive"
         )
     return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes,
-                       *_label_costs(costs, prevalence, cm.labels))
+                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights)
 
 
 def _label_costs(costs: Any, prevalence: Any, labels: Sequence[str]) -> tuple[Costs | None, float | None]:

@@ -32,7 +32,6 @@ from assay.metrics.ranking import (
     counts_at,
     gains_at,
     lift_points,
-    partial_auc_of,
     pr_areas,
     pr_points,
     roc_point,
@@ -543,6 +542,17 @@ def analyse_scores(
     return result
 
 
+MAX_BOOTSTRAP_CURVE_POINTS = 500_000_000
+"""The most curve points (distinct scores x resamples) that the bootstraps of a partial AUC and of operating
+points redraw; beyond, they give no interval and say why (fewer resamples, or --roc-bins, make it possible)."""
+
+
+def _too_many(points: int, resamples: int) -> str:
+    return (f"no interval: {resamples:,} bootstrap resamples of {points:,} distinct scores exceed "
+            f"{MAX_BOOTSTRAP_CURVE_POINTS:,} curve points; fewer resamples (--bootstrap) or --roc-bins make it "
+            "possible")
+
+
 def _partial(sc: ScoreCounts, tc: ThresholdCounts, bounds: tuple[float, float], focus: str, confidence: float,
              bootstrap: BootstrapSettings, weighted: bool) -> dict[str, Any]:
     """The partial AUC over an FPR or sensitivity range: raw, standardised (McClish), with stratified
@@ -564,8 +574,8 @@ def _partial(sc: ScoreCounts, tc: ThresholdCounts, bounds: tuple[float, float], 
                      "correction is not defined there, as pROC says)")
     if weighted:
         notes.append(WEIGHTED)
-    elif sc.on_disk:
-        notes.append("no interval: the bootstrap needs the summary in memory, and it was spilled to disk")
+    elif len(sc) * bootstrap.resamples > MAX_BOOTSTRAP_CURVE_POINTS:
+        notes.append(_too_many(len(sc), bootstrap.resamples))
     else:
         ci, std_ci, share = bootstrap_partial_auc(sc, low, high, focus=focus, confidence=confidence,
                                                   settings=bootstrap)
@@ -607,15 +617,16 @@ def _operating_points(sc: ScoreCounts, tc: ThresholdCounts, at_specificity: Any,
         else:  # the highest threshold that reaches the sensitivity
             reach = np.clip(np.searchsorted(sens, targets, side="left"), 0, len(tp) - 1)
         thresholds = np.concatenate(([np.inf], np.asarray(tc.thresholds)))
-        if weighted:
+        note = WEIGHTED if weighted else _too_many(len(sc), bootstrap.resamples) \
+            if len(sc) * bootstrap.resamples > MAX_BOOTSTRAP_CURVE_POINTS else None
+        if note is not None:
             intervals: list[Any] = [None] * len(targets)
         else:
             intervals = bootstrap_operating_points(sc, targets, given=given, confidence=confidence,
                                                    settings=bootstrap)
         for k, target in enumerate(targets):
             value = float(values[0, k])
-            estimate = Estimate(value, intervals[k], None if weighted else "bootstrap-percentile",
-                                WEIGHTED if weighted else None)
+            estimate = Estimate(value, intervals[k], None if note else "bootstrap-percentile", note)
             r = int(reach[k])
             out.append(OperatingPoint(given, float(target), estimate, float(thresholds[r]),
                                       {"sensitivity": float(sens[r]), "specificity": float(spec[r])},

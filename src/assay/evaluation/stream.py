@@ -80,6 +80,7 @@ def evaluate_batches(
     at_sensitivity: Sequence[float] = (),
     roc_band: bool = False,
     sensitivity_range: tuple[float, float] | None = None,
+    kappa_weights: str | None = None,
     prior: Mapping[Any, float] | Sequence[float] | None = None,
     clip: float | None = None,
     calibration_bins: int = 10,
@@ -130,7 +131,11 @@ def evaluate_batches(
             except InvalidInput as e:
                 raise InvalidInput(e.problem, field=names.get("y_pred", "y_pred")) from None
         return evaluate_confusion_counts(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
-                                         settings=settings, costs=costs, prevalence=prevalence)
+                                         settings=settings, costs=costs, prevalence=prevalence,
+                                         kappa_weights=kappa_weights)
+    if kappa_weights is not None:
+        raise InvalidInput("a weighted kappa here applies to predicted labels (in batches: --pred)",
+                           field="kappa_weights")
     if memory is not None:
         memory = check_integer(memory, "memory", low=1)
     if kind == "y_proba":
@@ -165,7 +170,8 @@ def evaluate_batches(
 
 
 def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence: float, interval: str, beta: float,
-                              settings: Any, costs: Any = None, prevalence: float | None = None) -> Evaluation:
+                              settings: Any, costs: Any = None, prevalence: float | None = None,
+                              kappa_weights: str | None = None) -> Evaluation:
     """The evaluation of merged confusion counts (options checked by the caller): what every engine ends
     with for predicted labels."""
     if cm.n == 0:
@@ -182,7 +188,7 @@ def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence:
         raise InvalidInput(f"a positive class applies to two-class data; these data have {len(cm.labels)} "
                            "classes", field="positive")
     return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes,
-                       *_label_costs(costs, prevalence, cm.labels))
+                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights)
 
 
 def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], chosen: str, why: str, *,

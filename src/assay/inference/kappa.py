@@ -12,7 +12,11 @@ from assay.errors import InvalidInput
 from assay.inference.distributions import normal_quantile, normal_two_sided_p
 from assay.inference.estimate import ConfidenceInterval, finite_or_none
 
-__all__ = ["KappaResult", "kappa_test"]
+__all__ = ["KappaResult", "kappa_test", "weighted_kappa_test", "KAPPA_WEIGHTS"]
+
+KAPPA_WEIGHTS = ("linear", "quadratic")
+"""Weights of the weighted kappa: agreement 1 - |i - j| / (k - 1), or 1 - (i - j)^2 / (k - 1)^2, by the classes'
+positions 1..k in their order (as SAS, R's irr, yardstick and scikit-learn weigh them)."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,7 @@ class KappaResult:
     statistic: float
     pvalue: float
     method: str = "fleiss-cohen-everitt"
+    weights: str | None = None  # the weighted kappa's weights ("linear", "quadratic"), None for Cohen's kappa
 
     def significant(self, confidence: float) -> bool:
         return bool(self.pvalue < 1.0 - confidence)
@@ -58,6 +63,7 @@ class KappaResult:
             "se_null": finite_or_none(self.se_null),
             "ci": self.ci.to_list() if self.ci else None,
             "method": "z test of kappa = 0 (Fleiss, Cohen & Everitt standard error)",
+            **({"weights": self.weights} if self.weights else {}),
         }
 
 
@@ -139,3 +145,57 @@ def kappa_test(matrix: Any, *, confidence: float = 0.95) -> KappaResult:
     else:
         statistic, pvalue = float("nan"), float("nan")
     return KappaResult(float(kappa), pe, se, se_null, confidence, ci, float(statistic), pvalue)
+
+
+def weighted_kappa_test(matrix: Any, *, weights: str, confidence: float = 0.95) -> KappaResult:
+    """Weighted kappa of a k x k table of ordered classes, with the Fleiss, Cohen & Everitt (1969) standard
+    error, its interval and the z test of kappa_w = 0 (as SAS's PROC FREQ and statsmodels' ``cohens_kappa``).
+
+    With agreement weights w_ij (``KAPPA_WEIGHTS``), p_o = sum w_ij p_ij, p_e = sum w_ij p_i. p_.j,
+    kappa_w = (p_o - p_e) / (1 - p_e); with wbar_i = sum_j p_.j w_ij and wbar_j = sum_i p_i. w_ij,
+
+    var = [sum p_ij (w_ij - (wbar_i + wbar_j)(1 - kappa_w))^2 - (kappa_w - p_e (1 - kappa_w))^2] / (n (1 - p_e)^2),
+    var_0 = [sum p_i. p_.j (w_ij - (wbar_i + wbar_j))^2 - p_e^2] / (n (1 - p_e)^2).
+
+    >>> r = weighted_kappa_test([[88, 10, 2], [14, 40, 6], [18, 10, 12]], weights="linear")
+    >>> round(r.kappa, 4)
+    0.4737
+    """
+    if weights not in KAPPA_WEIGHTS:
+        raise InvalidInput(f"{weights!r} is not one of {list(KAPPA_WEIGHTS)}", field="kappa_weights")
+    m = check_count_table(matrix, "matrix").astype(np.float64)
+    confidence = check_confidence(confidence)
+    n = m.sum()
+    k = m.shape[0]
+    if n == 0:
+        raise InvalidInput("the table has no instances", field="matrix")
+    if k < 2:
+        raise InvalidInput("a weighted kappa needs at least two classes", field="matrix")
+    distance = np.abs(np.arange(k)[:, None] - np.arange(k)[None, :]) / (k - 1)
+    w = 1.0 - (distance if weights == "linear" else distance ** 2)
+    p = m / n
+    rows, cols = p.sum(axis=1), p.sum(axis=0)
+    po = float((w * p).sum())
+    pe = float((w * np.outer(rows, cols)).sum())
+    if pe >= 1.0:
+        nan = float("nan")
+        return KappaResult(nan, pe, nan, nan, confidence, None, nan, nan, weights=weights)
+    kappa = (po - pe) / (1.0 - pe)
+    wbar_rows = w @ cols  # wbar_i. = sum_j p_.j w_ij
+    wbar_cols = rows @ w  # wbar_.j = sum_i p_i. w_ij
+    spread = wbar_rows[:, None] + wbar_cols[None, :]
+    var = (float((p * (w - spread * (1.0 - kappa)) ** 2).sum()) - (kappa - pe * (1.0 - kappa)) ** 2) \
+        / (n * (1.0 - pe) ** 2)
+    var_null = (float((np.outer(rows, cols) * (w - spread) ** 2).sum()) - pe * pe) / (n * (1.0 - pe) ** 2)
+    degenerate = (m.sum(axis=0) > 0).sum() < 2 or (m.sum(axis=1) > 0).sum() < 2
+    se = 0.0 if degenerate or np.count_nonzero(m - np.diag(np.diag(m))) == 0 else float(np.sqrt(max(var, 0.0)))
+    se_null = 0.0 if degenerate else float(np.sqrt(max(var_null, 0.0)))
+    z = float(normal_quantile(0.5 + confidence / 2.0))
+    ci = ConfidenceInterval(max(kappa - z * se, -1.0), min(kappa + z * se, 1.0))
+    if se_null > 0:
+        statistic = kappa / se_null
+        pvalue = float(normal_two_sided_p(statistic))
+    else:
+        statistic, pvalue = float("nan"), float("nan")
+    return KappaResult(float(kappa), pe, se, se_null, confidence, ci, float(statistic), pvalue,
+                       method="fleiss-cohen-everitt-weighted", weights=weights)

@@ -73,6 +73,8 @@ def _title(name: str, beta: float) -> str:
         return f"F-beta (beta = {beta:g})"
     if name == "expected_cost":
         return "Expected cost per instance"
+    if name == "weighted_kappa":
+        return "Weighted kappa"
     if name in ("ppv_at_prevalence", "npv_at_prevalence"):
         return f"{name[:3].upper()} at the prevalence given"
     spec = BINARY_METRICS.get(name) or MATRIX_METRICS.get(name)
@@ -228,6 +230,11 @@ def _tests_table(ev: Evaluation) -> tuple[Table | None, list[str]]:
     kappa = ev.tests["kappa"]
     rows.append(["Kappa > 0", f"z = {kappa.statistic:.2f}" if kappa.statistic == kappa.statistic else "—",
                  pvalue_text(kappa.pvalue), "z test, Fleiss-Cohen-Everitt"])
+    if "weighted_kappa" in ev.tests:
+        wk = ev.tests["weighted_kappa"]
+        rows.append([f"Weighted kappa > 0 ({wk.weights})", f"z = {wk.statistic:.2f}" if wk.statistic == wk.statistic
+                     else "—", pvalue_text(wk.pvalue), "z test, Fleiss-Cohen-Everitt"])
+        verdicts.append(wk.verdict(ev.confidence).replace("kappa > 0", "weighted kappa > 0"))
     if "mcnemar" in ev.tests:
         mc = ev.tests["mcnemar"]
         stat = f"X² = {mc.statistic:.3f}" if mc.statistic == mc.statistic else "—"

@@ -17,6 +17,7 @@ METHOD_TITLES = {
     "normal": "normal (Wald)",
     "bootstrap-percentile": "bootstrap",
     "fleiss-cohen-everitt": "Fleiss-Cohen-Everitt",
+    "fleiss-cohen-everitt-weighted": "Fleiss-Cohen-Everitt (weighted)",
     "katz-log": "log (Katz)",
     "woolf-log": "log (Woolf)",
     "delong": "DeLong",
