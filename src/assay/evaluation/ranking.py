@@ -156,6 +156,7 @@ class RankingAnalysis(Displayable):
     operating_points: tuple[OperatingPoint, ...] = ()
     band: dict[str, Any] | None = None  # the ROC confidence band, when asked for (roc_band)
     partial_auc_sensitivity: dict[str, Any] | None = None  # over a range of sensitivities
+    pr_at_prevalence: dict[str, Any] | None = None  # the PR summaries at the deployment prevalence, when given
 
     def roc_band(self, specificities: Any = None, *, confidence: float | None = None, resamples: int = 2000,
                  seed: int = 0) -> dict[str, Any]:
@@ -238,9 +239,14 @@ class RankingAnalysis(Displayable):
                 "fpr": np.where(at_origin, 0.0, gather(tc.fp, after) / tc.n_negative),
                 "tpr": np.where(at_origin, 0.0, gather(tc.tp, after) / tc.n_positive)}
 
-    def pr(self) -> dict[str, np.ndarray]:
-        """Precision and recall at each distinct threshold, highest threshold first."""
-        precision, recall, thresholds = pr_points(self.counts)
+    def pr(self, prevalence: float | None = None) -> dict[str, np.ndarray]:
+        """Precision and recall at each distinct threshold, highest threshold first; at a ``prevalence``,
+        the precision the same rates give there (ROC curves do not move with the class balance; PR
+        curves do: Fawcett 2006)."""
+        if prevalence is not None:
+            prevalence = check_number(prevalence, "prevalence", low=0.0, high=1.0, low_open=True, high_open=True,
+                                      what="a share strictly between 0 and 1")
+        precision, recall, thresholds = pr_points(self.counts, prevalence)
         return {"threshold": thresholds, "recall": recall, "precision": precision}
 
     def lift_curve(self) -> dict[str, np.ndarray]:
@@ -313,6 +319,7 @@ class RankingAnalysis(Displayable):
             "prevalence": self.prevalence,
             "partial_auc": self.partial_auc,
             "partial_auc_sensitivity": self.partial_auc_sensitivity,
+            "pr_at_prevalence": self.pr_at_prevalence,
             "roc_hull": {"fpr": hull["fpr"].tolist(), "tpr": hull["tpr"].tolist(),
                          "thresholds": [finite_or_none(t) for t in hull["threshold"]]},
             "best_thresholds": {k: v.to_dict() for k, v in self.best.items()},
@@ -468,6 +475,9 @@ def analyse_scores(
     ap_est = Estimate(ap, None, None, WEIGHTED) if weighted else _logit_estimate(ap, n_pos, confidence)
     pr_est = Estimate(trapezoid, None, None, WEIGHTED) if weighted else _logit_estimate(trapezoid, n_pos, confidence)
 
+    pr_at = None
+    if deployment_prevalence is not None:
+        pr_at = _pr_at_prevalence(sc, tc, float(deployment_prevalence), confidence, bootstrap, weighted)
     partial = None if fpr_range is None else _partial(sc, tc, fpr_range, "fpr", confidence, bootstrap, weighted)
     partial_se = None if sensitivity_range is None else \
         _partial(sc, tc, sensitivity_range, "sensitivity", confidence, bootstrap, weighted)
@@ -530,7 +540,7 @@ def analyse_scores(
     result = RankingAnalysis(
         operating_points=points,
         summary=sc, confidence=confidence, roc_auc=roc_auc, gini=gini, average_precision=ap_est, pr_auc=pr_est,
-        partial_auc=partial, partial_auc_sensitivity=partial_se, hull_index=hull_index,
+        partial_auc=partial, partial_auc_sensitivity=partial_se, pr_at_prevalence=pr_at, hull_index=hull_index,
         best={"youden": youden, "closest_to_corner": corner,
                                                           "min_expected_cost": cheapest},
         costs=costs, deployment_prevalence=pi, prevalence_source=source, slope=slope, optimal=optimal,
@@ -551,6 +561,41 @@ def _too_many(points: int, resamples: int) -> str:
     return (f"no interval: {resamples:,} bootstrap resamples of {points:,} distinct scores exceed "
             f"{MAX_BOOTSTRAP_CURVE_POINTS:,} curve points; fewer resamples (--bootstrap) or --roc-bins make it "
             "possible")
+
+
+def _pr_at_prevalence(sc: ScoreCounts, tc: ThresholdCounts, prevalence: float, confidence: float,
+                      bootstrap: BootstrapSettings, weighted: bool) -> dict[str, Any]:
+    """Average precision and the PR area where the classifier will be used: the precision of each threshold's
+    rates at that prevalence (Bayes' rule), with stratified bootstrap intervals."""
+    from assay.inference.roc import bootstrap_curve_statistic
+    from assay.metrics.ranking import precision_at
+
+    ap, trapezoid = pr_areas(tc, prevalence)
+
+    def areas(tp: np.ndarray, fp: np.ndarray, n_pos: float, n_neg: float, which: int) -> np.ndarray:
+        recall = tp / float(n_pos)
+        precision = precision_at(tp, fp, n_pos, n_neg, prevalence)
+        gained = np.diff(recall, axis=1)
+        if which == 0:
+            return (gained * precision[:, 1:]).sum(axis=1)
+        before = np.concatenate((np.ones((len(tp), 1)), precision[:, 1:-1]), axis=1)
+        return (gained * (precision[:, 1:] + before) / 2.0).sum(axis=1)
+
+    estimates = {}
+    for which, (key, value) in enumerate((("average_precision", ap), ("pr_auc", trapezoid))):
+        if weighted:
+            estimates[key] = Estimate(value, None, None, WEIGHTED)
+        elif len(sc) * bootstrap.resamples > MAX_BOOTSTRAP_CURVE_POINTS:
+            estimates[key] = Estimate(value, None, None, _too_many(len(sc), bootstrap.resamples))
+        else:
+            ci = bootstrap_curve_statistic(sc, lambda tp, fp, p, n, w=which: areas(tp, fp, p, n, w),
+                                           confidence=confidence, settings=bootstrap)
+            estimates[key] = Estimate(value, ci, "bootstrap-percentile" if ci else None,
+                                      None if ci else "no interval: undefined in over 1% of resamples")
+    return {"prevalence": prevalence, "baseline": prevalence,
+            **{key: e.to_dict() for key, e in estimates.items()},
+            "method": "precision at each threshold as its rates would give it at this prevalence, "
+                      "TPR pi / (TPR pi + FPR (1 - pi)); stratified bootstrap percentile intervals"}
 
 
 def _partial(sc: ScoreCounts, tc: ThresholdCounts, bounds: tuple[float, float], focus: str, confidence: float,

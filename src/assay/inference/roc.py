@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -253,3 +254,35 @@ def bootstrap_partial_auc(
     share = len(defined) / settings.resamples
     std_ci = ConfidenceInterval(*map(float, np.quantile(defined, qs))) if len(defined) else None
     return ConfidenceInterval(float(lo), float(hi)), std_ci, share
+
+
+def bootstrap_curve_statistic(
+    sc: ScoreCounts, statistic: Any, *, confidence: float = 0.95, settings: BootstrapSettings = BootstrapSettings(),
+) -> ConfidenceInterval | None:
+    """Stratified percentile bootstrap interval of a statistic of the ROC curve, vectorised: ``statistic(tp,
+    fp, n_positive, n_negative)`` maps cumulative counts of shape (c, m + 1) (the origin first) to c values.
+    Resamples as :func:`bootstrap_operating_points`; None when the statistic is undefined in over 1% of them."""
+    cp = np.asarray(sc.positives)
+    cn = np.asarray(sc.negatives)
+    if cp.dtype.kind == "f":
+        raise ValueError("the bootstrap needs counts, not weights")
+    n_pos, n_neg = int(cp.sum()), int(cn.sum())
+    m = len(cp)
+    rng = np.random.default_rng(settings.seed)
+    per_chunk = max(1, min(settings.resamples, 4_000_000 // (m + 1)))
+    values = np.empty(settings.resamples)
+    done = 0
+    while done < settings.resamples:
+        c = min(per_chunk, settings.resamples - done)
+        tp = np.zeros((c, m + 1), dtype=np.int64)
+        fp = np.zeros((c, m + 1), dtype=np.int64)
+        np.cumsum(rng.multinomial(n_pos, cp / n_pos, size=c), axis=1, out=tp[:, 1:])
+        np.cumsum(rng.multinomial(n_neg, cn / n_neg, size=c), axis=1, out=fp[:, 1:])
+        values[done:done + c] = statistic(tp, fp, n_pos, n_neg)
+        done += c
+    finite = values[np.isfinite(values)]
+    if len(finite) < 0.99 * len(values):
+        return None
+    alpha = 1.0 - confidence
+    low, high = np.quantile(finite, [alpha / 2.0, 1.0 - alpha / 2.0])
+    return ConfidenceInterval(float(low), float(high))

@@ -248,15 +248,29 @@ def _interp_left(x: np.ndarray, fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
     return y0 + t * (y1 - y0)
 
 
-def pr_points(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def pr_points(tc: ThresholdCounts, prevalence: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision, recall and thresholds at every distinct threshold, highest first.
 
-    Precision is TP / (TP + FP); it is not monotone in the threshold (seed 001).
+    Precision is TP / (TP + FP); it is not monotone in the threshold (seed 001). At a
+    ``prevalence`` pi (where the classifier will be used), the precision the same rates
+    would give there: TPR pi / (TPR pi + FPR (1 - pi)) (Bayes' rule; recall does not move).
     """
-    predicted = tc.tp + tc.fp
-    precision = tc.tp / predicted  # predicted >= 1 at every distinct threshold
     recall = tc.tp / tc.n_positive
-    return precision, recall, tc.thresholds
+    return precision_at(tc.tp, tc.fp, tc.n_positive, tc.n_negative, prevalence), recall, tc.thresholds
+
+
+def precision_at(tp: np.ndarray, fp: np.ndarray, n_positive: float, n_negative: float,
+                 prevalence: float | None) -> np.ndarray:
+    """TP / (TP + FP), or at a prevalence pi, TPR pi / (TPR pi + FPR (1 - pi)); 1 where nothing is predicted."""
+    tp = np.asarray(tp, dtype=np.float64)
+    fp = np.asarray(fp, dtype=np.float64)
+    if prevalence is None:
+        hits, predicted = tp, tp + fp
+    else:
+        hits = tp / float(n_positive) * prevalence
+        predicted = hits + fp / float(n_negative) * (1.0 - prevalence)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(predicted > 0, hits / np.where(predicted > 0, predicted, 1.0), 1.0)
 
 
 def average_precision(tc: ThresholdCounts) -> float:
@@ -268,14 +282,14 @@ def average_precision(tc: ThresholdCounts) -> float:
     return pr_areas(tc)[0]
 
 
-def pr_areas(tc: ThresholdCounts) -> tuple[float, float]:
+def pr_areas(tc: ThresholdCounts, prevalence: float | None = None) -> tuple[float, float]:
     """Average precision and the trapezoidal PR area, sharing one walk over the points, in chunks
-    (no curve-long temporaries)."""
+    (no curve-long temporaries); at a ``prevalence``, of the precision there (:func:`pr_points`)."""
     ap = trapezoid = 0.0
     last_recall, last_precision = 0.0, 1.0
     for start in range(0, len(tc.tp), POINT_CHUNK):
         tp = tc.tp[start:start + POINT_CHUNK]
-        precision = tp / (tp + tc.fp[start:start + POINT_CHUNK])  # >= 1 predicted at every threshold
+        precision = precision_at(tp, tc.fp[start:start + POINT_CHUNK], tc.n_positive, tc.n_negative, prevalence)
         recall = tp / tc.n_positive
         gained = np.diff(recall, prepend=last_recall)
         previous = np.concatenate(([last_precision], precision[:-1]))

@@ -517,6 +517,13 @@ def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
         if e.ci is None and e.note:
             method = f"{method}: {e.note}" if method else e.note
         rows.append([title, value_text(e, as_percent=pct), ci_text(e, as_percent=pct), method])
+    at = getattr(r, "pr_at_prevalence", None)
+    if at is not None:
+        for key, title in (("average_precision", "Average precision"), ("pr_auc", "PR AUC (trapezoid)")):
+            e = at[key]
+            ci = e["ci"]
+            rows.append([f"{title} at prevalence {at['prevalence']:.3g}", f"{e['value']:.3f}",
+                         f"{ci[0]:.3f} – {ci[1]:.3f}" if ci else "—", "bootstrap" if ci else (e["note"] or "")])
     for part, axis, key in ((r.partial_auc, "FPR", "fpr_range"),
                             (getattr(r, "partial_auc_sensitivity", None), "sensitivity", "sensitivity_range")):
         if part is None:
