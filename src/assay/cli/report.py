@@ -42,7 +42,7 @@ NAMES = {"y_score=": "--score", "allow_disjoint_labels=True": "--allow-disjoint-
          "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval", "roc_bins": "--roc-bins",
          "prior": "--prior", "clip": "--clip", "bins": "--bins", "at_specificity": "--at-specificity",
          "at_sensitivity": "--at-sensitivity",
-         "sensitivity_range": "--sensitivity-range", "specificities": "--at-specificity"}
+         "sensitivity_range": "--sensitivity-range", "constraints": "--constraint", "specificities": "--at-specificity"}
 
 
 def _ranking_options(f):
@@ -64,6 +64,9 @@ def _ranking_options(f):
                           "it (repeatable; read off the ROC curve as pROC's coords, bootstrap interval as ci.se)."),
         click.option("--at-sensitivity", type=float, multiple=True, metavar="SE",
                      help="The specificity at this sensitivity, likewise (repeatable; pROC's ci.sp)."),
+        click.option("--constraint", "constraints", multiple=True, metavar="RATE>=X",
+                     help="The best threshold under a constraint (repeatable): precision>=0.8 or fpr<=0.05 "
+                          "maximise recall; recall>=0.9 maximises specificity."),
         click.option("--roc-band", is_flag=True,
                      help="Also the ROC confidence band: the sensitivity's bootstrap interval at specificities "
                           "0, 0.02, ..., 1 (pROC's ci.se), in the JSON, the HTML report and --plots."),
@@ -94,8 +97,9 @@ def _probabilistic_options(f):
 def _ranking_kwargs(auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
                     lift_depth: float, roc_bins: int | None, at_specificity: tuple[float, ...] = (),
                     at_sensitivity: tuple[float, ...] = (), roc_band: bool = False,
-                    sensitivity_range: str | None = None) -> dict[str, Any]:
-    return {"at_specificity": at_specificity, "at_sensitivity": at_sensitivity, "roc_band": roc_band,
+                    sensitivity_range: str | None = None, constraints: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {"constraints": constraints, "at_specificity": at_specificity, "at_sensitivity": at_sensitivity,
+            "roc_band": roc_band,
             "sensitivity_range": parse_range(sensitivity_range, "--sensitivity-range"), "auc_interval": auc_interval,
             "costs": parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
             "prevalence": prevalence, "fpr_range": parse_range(fpr_range, "--fpr-range"), "lift_depth": lift_depth,
@@ -167,7 +171,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            interval: str, beta: float, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
            sensitivity_range: str | None, lift_depth: float,
-           at_specificity: tuple[float, ...], at_sensitivity: tuple[float, ...], roc_band: bool,
+           at_specificity: tuple[float, ...], at_sensitivity: tuple[float, ...], constraints: tuple[str, ...],
+           roc_band: bool,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
            memory: str | None, engine: str, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
            output: str | None) -> None:
@@ -189,6 +194,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
       assay report preds.csv --truth y --score p --costs fp=1,fn=10 --prevalence 0.05
       assay report preds.csv --truth y --pred yhat --weight w
       assay report asah.csv --truth outcome --score s100b --at-specificity 0.9 --at-sensitivity 0.95
+      assay report preds.csv --truth y --score p --constraint 'precision>=0.8'
       assay report preds.csv --truth y --proba setosa,versicolor,virginica --format json
       assay report --confusion matrix.csv --positive pos
       assay report sales.csv --truth actual --pred forecast --task regression
@@ -223,7 +229,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             if proba or task == "regression" or not truth or (pred is None) == (score is None):
                 raise UserError("--engine spark takes --truth and one of --pred or --score")
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
-                                   at_sensitivity, roc_band, sensitivity_range),
+                                   at_sensitivity, roc_band, sensitivity_range,
+                                   constraints),
                       "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                       "calibration_strategy": calibration} if score else _label_cost_kwargs(costs, prevalence)
             if score:
@@ -246,7 +253,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             probabilities = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                              "calibration_strategy": calibration}
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
-                                   at_sensitivity, roc_band, sensitivity_range),
+                                   at_sensitivity, roc_band, sensitivity_range,
+                                   constraints),
                       **probabilities} if score else probabilities if proba else {}
             proba_columns = proba_pairs(proba) if proba else None
             labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \
@@ -280,7 +288,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         elif task == "regression":
             raise UserError("--task regression compares --truth with --pred (numeric predictions)")
         ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
-                                   at_sensitivity, roc_band, sensitivity_range) if not pred else {}
+                                   at_sensitivity, roc_band, sensitivity_range,
+                                   constraints) if not pred else {}
         probabilistic = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                          "calibration_strategy": calibration} if not pred else {}
         labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \

@@ -120,7 +120,8 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
               fpr_range: tuple[float, float] | None = None, lift_depth: float = 0.1,
               roc_bins: int | None = None, memory: int | None = DEFAULT_MEMORY,
               at_specificity: Sequence[float] = (), at_sensitivity: Sequence[float] = (),
-              roc_band: bool = False, sensitivity_range: tuple[float, float] | None = None) -> Any:
+              roc_band: bool = False, sensitivity_range: tuple[float, float] | None = None,
+              constraints: Sequence[str] = ()) -> Any:
     """The ranking analysis (curves, AUC, hull, thresholds) of the scores in a file, a directory or a glob,
     read a batch at a time: :func:`assay.rank` for data read in batches."""
     from assay.checks import check_confidence
@@ -135,6 +136,6 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
                           deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                           lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
                           at_sensitivity=at_sensitivity, roc_band=roc_band,
-                          sensitivity_range=sensitivity_range)
+                          sensitivity_range=sensitivity_range, constraints=constraints)
 
 

@@ -111,6 +111,7 @@ def evaluate(
     at_sensitivity: Sequence[float] = (),
     roc_band: bool = False,
     sensitivity_range: tuple[float, float] | None = None,
+    constraints: Sequence[str] = (),
     kappa_weights: str | None = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
@@ -200,6 +201,10 @@ def evaluate(
         benign/malignant), or when they look like scores (many distinct numbers that
         are not whole and not classes of the truth): the usual sign of a wrong column.
         True accepts them (or give ``labels``).
+    constraints : sequence of str, optional
+        With scores: the best threshold under each constraint, e.g. ``"precision>=0.8"``
+        (the largest recall), ``"fpr<=0.05"`` (the largest recall), ``"recall>=0.9"``
+        (the largest specificity), with the rates there (``ranking.constrained``).
     kappa_weights : {"linear", "quadratic"}, optional
         For ordered classes: also the weighted kappa, with weights by the classes' positions
         1..k in label order (give ``labels`` for another order), its Fleiss-Cohen-Everitt
@@ -254,7 +259,7 @@ def evaluate(
         return _threshold_free(prepared, confidence, interval, beta, settings, costs, prevalence,
                                auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth,
                                roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
-                               roc_band=roc_band, sensitivity_range=sensitivity_range)
+                               roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints)
     weights = prepared.weights
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels, sample_weight=weights)
     del pred_codes  # as long as the input: not kept while the rest is computed
@@ -271,7 +276,7 @@ def evaluate(
             bootstrap=settings, threshold=used_threshold, costs=_as_costs(costs),
             deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range, lift_depth=lift_depth,
             roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
-                               roc_band=roc_band, sensitivity_range=sensitivity_range,
+                               roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
         )
     elif prepared.matrix is not None:
         repeated = _repeated(prepared, notes, "the multi-class ROC analysis")
@@ -639,6 +644,7 @@ def rank(
     at_sensitivity: Sequence[float] = (),
     roc_band: bool = False,
     sensitivity_range: tuple[float, float] | None = None,
+    constraints: Sequence[str] = (),
     bootstrap: int = 2000,
     seed: int = 0,
 ) -> RankingAnalysis:
@@ -668,7 +674,7 @@ def rank(
     return analyse_scores(prepared.summary(), confidence=confidence, costs=_as_costs(costs),
                           deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                           lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
-                          at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range,
+                          at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
                           bootstrap=BootstrapSettings(check_resamples(bootstrap), check_seed(seed)))
 
 

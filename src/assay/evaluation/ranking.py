@@ -129,6 +129,30 @@ class OperatingPoint:
                           "stratified bootstrap percentile interval (as pROC's ci.se and ci.sp)"}
 
 
+CONSTRAINED_RATES = {"precision": "recall", "ppv": "recall", "fpr": "recall", "specificity": "recall",
+                     "recall": "specificity", "sensitivity": "specificity", "tpr": "specificity",
+                     "npv": "specificity"}
+"""The rates a constraint may bound, and the rate then maximised: a bound on precision or on the false
+positives maximises recall; a bound on recall maximises specificity."""
+
+
+@dataclass(frozen=True)
+class ConstrainedThreshold:
+    """The best threshold under a constraint ("precision>=0.8": the largest recall among the thresholds whose
+    precision is at least 0.8), its rates with their intervals (Wilson, at that threshold; chosen on the same
+    data, so optimistic)."""
+
+    constraint: str
+    maximized: str
+    threshold: float
+    rates: dict[str, Estimate]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"constraint": self.constraint, "maximized": self.maximized, "threshold": finite_or_none(self.threshold),
+                "rates": {k: e.to_dict() for k, e in self.rates.items()},
+                "note": "chosen on these same data: the rates at it are optimistic"}
+
+
 @dataclass(frozen=True)
 class RankingAnalysis(Displayable):
     """The ranking part of an evaluation (JSON ``ranking``)."""
@@ -157,6 +181,7 @@ class RankingAnalysis(Displayable):
     band: dict[str, Any] | None = None  # the ROC confidence band, when asked for (roc_band)
     partial_auc_sensitivity: dict[str, Any] | None = None  # over a range of sensitivities
     pr_at_prevalence: dict[str, Any] | None = None  # the PR summaries at the deployment prevalence, when given
+    constrained: tuple[ConstrainedThreshold, ...] = ()
 
     def roc_band(self, specificities: Any = None, *, confidence: float | None = None, resamples: int = 2000,
                  seed: int = 0) -> dict[str, Any]:
@@ -320,6 +345,7 @@ class RankingAnalysis(Displayable):
             "partial_auc": self.partial_auc,
             "partial_auc_sensitivity": self.partial_auc_sensitivity,
             "pr_at_prevalence": self.pr_at_prevalence,
+            "constrained_thresholds": [c.to_dict() for c in self.constrained],
             "roc_hull": {"fpr": hull["fpr"].tolist(), "tpr": hull["tpr"].tolist(),
                          "thresholds": [finite_or_none(t) for t in hull["threshold"]]},
             "best_thresholds": {k: v.to_dict() for k, v in self.best.items()},
@@ -394,6 +420,7 @@ def analyse_scores(
     at_sensitivity: Any = (),
     roc_band: bool = False,
     sensitivity_range: tuple[float, float] | None = None,
+    constraints: Any = (),
 ) -> RankingAnalysis:
     """Analyse the scores of a two-class classifier (inputs validated: both classes present).
 
@@ -420,6 +447,11 @@ def analyse_scores(
     fpr_range : (float, float), optional
         Report the partial AUC over this FPR range (pROC's ``partial.auc`` over the specificities
         1 - high to 1 - low), raw and standardised (McClish), with bootstrap intervals.
+    constraints : sequence of str, optional
+        Best thresholds under constraints, e.g. ``"precision>=0.8"`` (the largest recall with
+        precision at least 0.8), ``"fpr<=0.05"`` (the largest recall), ``"recall>=0.9"`` (the
+        largest specificity): :class:`ConstrainedThreshold`. A constraint that no threshold meets
+        is an error.
     sensitivity_range : (float, float), optional
         Likewise over this range of sensitivities (pROC's ``partial.auc.focus = "sensitivity"``).
     lift_depth : float, default 0.1
@@ -541,6 +573,7 @@ def analyse_scores(
         operating_points=points,
         summary=sc, confidence=confidence, roc_auc=roc_auc, gini=gini, average_precision=ap_est, pr_auc=pr_est,
         partial_auc=partial, partial_auc_sensitivity=partial_se, pr_at_prevalence=pr_at, hull_index=hull_index,
+        constrained=tuple(_constrained(tc, c, confidence, weighted) for c in _constraint_list(constraints)),
         best={"youden": youden, "closest_to_corner": corner,
                                                           "min_expected_cost": cheapest},
         costs=costs, deployment_prevalence=pi, prevalence_source=source, slope=slope, optimal=optimal,
@@ -561,6 +594,53 @@ def _too_many(points: int, resamples: int) -> str:
     return (f"no interval: {resamples:,} bootstrap resamples of {points:,} distinct scores exceed "
             f"{MAX_BOOTSTRAP_CURVE_POINTS:,} curve points; fewer resamples (--bootstrap) or --roc-bins make it "
             "possible")
+
+
+def _constraint_list(constraints: Any) -> list[str]:
+    if constraints is None:
+        return []
+    if isinstance(constraints, str):
+        return [constraints]
+    return [str(c) for c in constraints]
+
+
+def _constrained(tc: ThresholdCounts, text: str, confidence: float, weighted: bool) -> ConstrainedThreshold:
+    """The best threshold under one constraint, as :class:`ConstrainedThreshold` describes it."""
+    import re
+
+    match = re.fullmatch(r"\s*([a-z]+)\s*(>=|<=)\s*([-+0-9.eE]+)\s*", text.lower())
+    if not match or match.group(1) not in CONSTRAINED_RATES:
+        raise InvalidInput(f"{text!r} is not a constraint such as precision>=0.8, fpr<=0.05 or recall>=0.9 (rates: "
+                           f"{', '.join(CONSTRAINED_RATES)})", field="constraints")
+    name, op = match.group(1), match.group(2)
+    bound = check_number(float(match.group(3)), "constraints", low=0.0, high=1.0, what="a rate within [0, 1]")
+    tp = np.asarray(tc.tp, dtype=np.float64)
+    fp = np.asarray(tc.fp, dtype=np.float64)
+    n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = {"recall": tp / n_pos, "specificity": 1.0 - fp / n_neg, "fpr": fp / n_neg,
+                 "precision": tp / (tp + fp), "npv": (n_neg - fp) / (n_neg - fp + n_pos - tp)}
+    rates["sensitivity"] = rates["tpr"] = rates["recall"]
+    rates["ppv"] = rates["precision"]
+    values = rates[name]
+    met = values >= bound - 1e-12 if op == ">=" else values <= bound + 1e-12
+    met &= np.isfinite(values)
+    if not met.any():
+        raise InvalidInput(f"no threshold meets {name} {op} {bound:g}", field="constraints")
+    maximized = CONSTRAINED_RATES[name]
+    objective = np.where(met, rates[maximized], -np.inf)
+    i = int(np.argmax(objective))  # the first, highest threshold among ties
+    counts = {"recall": (tp[i], n_pos), "specificity": (n_neg - fp[i], n_neg), "precision": (tp[i], tp[i] + fp[i])}
+    out: dict[str, Estimate] = {}
+    for key, (k, n) in counts.items():
+        if n <= 0:
+            out[key] = Estimate.undefined("nothing predicted positive at this threshold")
+        elif weighted:
+            out[key] = Estimate(k / n, None, None, WEIGHTED)
+        else:
+            low, high = proportion_bounds(int(round(k)), int(round(n)), confidence=confidence, method="wilson")
+            out[key] = Estimate(k / n, ConfidenceInterval(float(low), float(high)), "wilson")
+    return ConstrainedThreshold(f"{name} {op} {bound:g}", maximized, float(tc.thresholds[i]), out)
 
 
 def _pr_at_prevalence(sc: ScoreCounts, tc: ThresholdCounts, prevalence: float, confidence: float,

@@ -80,6 +80,7 @@ def evaluate_batches(
     at_sensitivity: Sequence[float] = (),
     roc_band: bool = False,
     sensitivity_range: tuple[float, float] | None = None,
+    constraints: Sequence[str] = (),
     kappa_weights: str | None = None,
     prior: Mapping[Any, float] | Sequence[float] | None = None,
     clip: float | None = None,
@@ -161,7 +162,7 @@ def evaluate_batches(
     result = evaluate_score_counts(summary, all_labels, chosen, why, threshold=threshold, confidence=confidence,
                                  settings=settings, interval=interval, beta=beta, auc_interval=auc_interval,
                                  costs=costs, prevalence=prevalence, fpr_range=fpr_range, lift_depth=lift_depth,
-                                 at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range,
+                                 at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
                                  prior=prior, clip=clip, calibration_bins=calibration_bins,
                                  calibration_strategy=calibration_strategy, roc_bins=roc_bins)
     if kind == "y_proba":  # probabilities given as such: no note that scores are read as probabilities
@@ -197,7 +198,8 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
                           fpr_range: tuple[float, float] | None, lift_depth: float, prior: Any, clip: float | None,
                           calibration_bins: int, calibration_strategy: str, roc_bins: int | None,
                           at_specificity: Sequence[float] = (), at_sensitivity: Sequence[float] = (),
-                          roc_band: bool = False, sensitivity_range: tuple[float, float] | None = None) -> Evaluation:
+                          roc_band: bool = False, sensitivity_range: tuple[float, float] | None = None,
+                          constraints: Sequence[str] = ()) -> Evaluation:
     """The whole evaluation from a two-class score summary whose positive class is ``chosen`` (``why`` it is;
     options checked by the caller): what every engine (batches, Spark) ends with for scores."""
     notes = [f"positive class {chosen!r}: {why}"]
@@ -215,7 +217,7 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
             summary, ConfusionCounts(all_labels, np.diag(totals)), chosen, notes, confidence=confidence,
             interval=interval, beta=beta, settings=settings, costs=costs, prevalence=prevalence,
             auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth, roc_bins=roc_bins,
-            at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range)
+            at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints)
     else:
         used = _resolve_threshold(threshold, summary.scores[[-1, 0]])  # decreasing: the ends are min and max
     cells = counts_at(threshold_counts(summary), np.array([used]))
@@ -229,7 +231,7 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
                              bootstrap=settings, threshold=used, costs=_as_costs(costs),
                              deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                              lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
-                             at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range)
+                             at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints)
     probabilistic = None
     notes = list(result.notes)
     if summary.on_disk:

@@ -564,6 +564,17 @@ def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
               if shown else ""), "muted")
     for note in r.notes:
         b.para(note, "muted")
+    constrained = getattr(r, "constrained", ())
+    if constrained:
+        b.heading("Thresholds under a constraint")
+        b.table(Table(["Constraint", "Maximises", "Threshold", "Recall", "Specificity", "Precision"],
+                      [[c.constraint, c.maximized, _threshold_text(c.threshold),
+                        *[(f"{percent(e.value)} ({ci_text(e, as_percent=True)})" if e.ci else
+                           (percent(e.value) if e.value is not None else "—"))
+                          for e in (c.rates["recall"], c.rates["specificity"], c.rates["precision"])]]
+                       for c in constrained], align="llrrrr"))
+        b.para(f"rates at the threshold with {level} Wilson intervals; the threshold was chosen on these same "
+               "data, so they are optimistic", "muted")
     points = getattr(r, "operating_points", ())
     if points:
         b.heading("Operating points")
