@@ -99,9 +99,9 @@ def test_bad_scores(scores, message):
         assay.evaluate(["a", "b", "a"], y_score=scores)
 
 
-def test_scores_outside_unit_interval_need_a_threshold():
-    with pytest.raises(InvalidInput, match="threshold: scores range from -1 to 2"):
-        assay.evaluate(["a", "b", "a"], y_score=[-1, 2, 0])
+def test_scores_outside_unit_interval_get_the_threshold_free_report():
+    free = assay.evaluate(["a", "b", "a"], y_score=[-1, 2, 0])
+    assert not free.thresholded and free.threshold is None and free.ranking.roc_auc.value == 1.0
     r = assay.evaluate(["a", "b", "a"], y_score=[-1, 2, 0], threshold=0)
     assert r.threshold == 0.0
 

@@ -853,9 +853,12 @@ def evaluate_confusion(
         if labels is None:
             names = tuple(str(i) for i in range(k))
         else:
-            if len(labels) != k:
-                raise InvalidInput(f"{len(labels)} labels for a {k} x {k} matrix", field="labels")
-            names = encode_labels({"labels": list(labels)}, labels=list(labels)).labels
+            from assay.inputs import _label_list
+
+            declared = _label_list(labels)  # a list of labels, or InvalidInput
+            if len(declared) != k:
+                raise InvalidInput(f"{len(declared)} labels for a {k} x {k} matrix", field="labels")
+            names = encode_labels({"labels": declared}, labels=declared).labels
         cm = ConfusionCounts(names, counts)
     actual = cm.actual_totals
     if cm.n == 0:

@@ -402,7 +402,7 @@ def operating_points(tp: np.ndarray, fp: np.ndarray, n_positive: float, n_negati
 
     >>> tp = np.array([0, 1, 2, 2, 3]); fp = np.array([0, 0, 1, 2, 2])
     >>> operating_points(tp, fp, 3, 2, np.array([1.0, 0.75]), given="specificity")[0].tolist()
-    [0.6666666666666666, 0.6666666666666666]
+    [[0.3333333333333333, 0.5]]
     """
     tp = np.atleast_2d(np.asarray(tp, dtype=np.float64))
     fp = np.atleast_2d(np.asarray(fp, dtype=np.float64))
