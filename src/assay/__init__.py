@@ -59,6 +59,10 @@ _EXPORTS: dict[str, str] = {
     "kappa_test": "assay.inference",
     "mcnemar": "assay.inference",
     "proportion_ci": "assay.inference",
+    "critical_z": "assay.inference.distributions",
+    "z_confidence": "assay.inference.distributions",
+    "normal_table": "assay.inference.distributions",
+    "NormalTableEntry": "assay.inference.distributions",
     "ConfusionCounts": "assay.summaries",
     "confusion_counts": "assay.summaries",
 }
@@ -66,9 +70,14 @@ _EXPORTS: dict[str, str] = {
 (and the command line's start) costs nothing until a name is needed."""
 
 
+_SUBMODULES = ("spark", "plan")
+"""Modules of their own, imported on first use: assay.spark.evaluate(df, ...) (the Spark engine),
+assay.plan.proportion_n(...) (power and sample size)."""
+
+
 def __getattr__(name: str) -> Any:
-    if name == "spark":  # the Spark engine, a module of its own: assay.spark.evaluate(df, ...)
-        return importlib.import_module("assay.spark")
+    if name in _SUBMODULES:
+        return importlib.import_module(f"assay.{name}")
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'assay' has no attribute {name!r}")
@@ -127,4 +136,9 @@ __all__ = [
     "kappa_test",
     "mcnemar",
     "proportion_ci",
+    "critical_z",
+    "z_confidence",
+    "normal_table",
+    "NormalTableEntry",
+    "plan",
 ]

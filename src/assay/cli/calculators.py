@@ -1,4 +1,4 @@
-"""The textbook calculators: ``assay interval`` (and the tests' calculators)."""
+"""The textbook calculators: ``assay interval``, the tests' calculators and ``assay z``."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ def register(cli: click.Group) -> None:
     cli.add_command(interval)
     cli.add_command(mcnemar)
     cli.add_command(difference)
+    cli.add_command(z_table)
 
 
 @click.command(context_settings=CONTEXT)
@@ -112,6 +113,39 @@ def difference(e1: float, n1: int, e2: float, n2: int, confidence: float, fmt: s
     blocks = difference_document(result, confidence)
     render(_Dict(result.to_dict(confidence)), fmt, output,
            text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
+           markdown=lambda: render_blocks_markdown(blocks))
+
+
+@click.command("z", context_settings=CONTEXT)
+@click.option("--confidence", type=float, metavar="C", help="The confidence level whose z is wanted, e.g. 0.9.")
+@click.option("--z", "z", type=float, metavar="Z", help="Instead: the z whose confidence levels are wanted.")
+@click.option("--one-sided", is_flag=True, help="One-sided: P(Z <= z) = C instead of P(-z <= Z <= z) = C.")
+@output_options
+def z_table(confidence: float | None, z: float | None, one_sided: bool, fmt: str, output: str | None) -> None:
+    """The normal table: the z of a confidence level, or the confidence levels of a z.
+
+    Two-sided by default, as the tables of Witten & Frank (Data Mining, ch. 5) and
+    Mitchell (Machine Learning, ch. 5): the interval estimate ± z sigma.
+
+    \b
+    Examples:
+      assay z --confidence 0.9                 z = 1.645 (two-sided)
+      assay z --confidence 0.95 --one-sided    z = 1.645 (one-sided)
+      assay z --z 1.53                         87.4% two-sided, 93.7% one-sided
+    """
+    from assay.inference.distributions import normal_table
+    from assay.report.calculators import normal_table_document
+    from assay.report.markdown import render_blocks_markdown
+    from assay.report.text import render_blocks_text
+
+    if (confidence is None) == (z is None):
+        raise UserError("give exactly one of --confidence C or --z Z")
+    try:
+        result = normal_table(confidence, z=z, two_sided=not one_sided)
+    except InvalidInput as e:
+        raise fail(e, {"confidence": "--confidence", "z": "--z"}) from None
+    blocks = normal_table_document(result)
+    render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
            markdown=lambda: render_blocks_markdown(blocks))
 
 

@@ -20,7 +20,7 @@ from assay.inference.distributions import beta_ppf, normal_quantile
 from assay.inference.estimate import ConfidenceInterval
 
 __all__ = ["ProportionMethod", "PROPORTION_METHODS", "ProportionInterval", "proportion_ci", "proportion_bounds",
-           "successes_from_rate"]
+           "successes_from_rate", "WALD_MIN_EXPECTED", "wald_note"]
 
 ProportionMethod = Literal["wilson", "clopper-pearson", "agresti-coull", "jeffreys", "normal"]
 PROPORTION_METHODS: tuple[str, ...] = get_args(ProportionMethod)
@@ -32,6 +32,26 @@ METHOD_TITLES = {
     "jeffreys": "Jeffreys",
     "normal": "normal approximation (Wald)",
 }
+
+
+WALD_MIN_EXPECTED = 5
+"""The normal (Wald) interval is trusted when n·p >= 5 and n·(1 - p) >= 5, the common rule for Witten &
+Frank's "N not too small" (ch. 5); below it, the note of :func:`wald_note`."""
+
+
+def wald_note(successes: int, n: int) -> str | None:
+    """Why the normal interval is unreliable for k successes of n, or None when n·p and n·(1 - p) are >= 5.
+
+    >>> wald_note(3, 100)
+    "the normal interval is unreliable here: n·p = 3 < 5 (Wilson's is not)"
+    >>> wald_note(50, 100) is None
+    True
+    """
+    failures = n - successes
+    if successes >= WALD_MIN_EXPECTED and failures >= WALD_MIN_EXPECTED:
+        return None
+    which = f"n·p = {successes:,}" if successes < WALD_MIN_EXPECTED else f"n·(1 − p) = {failures:,}"
+    return f"the normal interval is unreliable here: {which} < {WALD_MIN_EXPECTED} (Wilson's is not)"
 
 
 def check_proportion_method(method: str) -> str:
@@ -83,7 +103,9 @@ def proportion_bounds(
 class ProportionInterval:
     """A proportion k/n with its confidence interval.
 
-    Keeps ``successes`` and ``n`` so that the result can be recomputed.
+    Keeps ``successes`` and ``n`` so that the result can be recomputed. ``note``
+    says when the method is unreliable for these counts (the normal interval with
+    n·p or n·(1 - p) below 5); JSON has the key only then.
     """
 
     successes: int
@@ -92,9 +114,10 @@ class ProportionInterval:
     confidence: float
     method: str
     ci: ConfidenceInterval
+    note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "successes": self.successes,
             "n": self.n,
             "estimate": self.estimate,
@@ -102,6 +125,9 @@ class ProportionInterval:
             "method": self.method,
             "ci": self.ci.to_list(),
         }
+        if self.note is not None:
+            out["note"] = self.note
+        return out
 
 
 def proportion_ci(
@@ -129,6 +155,8 @@ def proportion_ci(
     Returns
     -------
     ProportionInterval
+        With ``method="normal"``, ``note`` warns when n·f < 5 or n·(1 - f) < 5,
+        where the normal approximation fails (Witten & Frank ch. 5).
 
     Raises
     ------
@@ -165,7 +193,9 @@ def proportion_ci(
     confidence = check_confidence(confidence)
     check_proportion_method(method)
     low, high = proportion_bounds(k, total, confidence=confidence, method=method)
-    return ProportionInterval(k, total, k / total, confidence, method, ConfidenceInterval(float(low), float(high)))
+    note = wald_note(k, total) if method == "normal" else None
+    return ProportionInterval(k, total, k / total, confidence, method, ConfidenceInterval(float(low), float(high)),
+                              note)
 
 
 def successes_from_rate(rate: float, n: int) -> int:
