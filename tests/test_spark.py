@@ -130,3 +130,18 @@ def test_range_partitions_and_a_summary_spilled_on_the_driver(spark, monkeypatch
         close(got[key], want[key])
     assert result.ranking.summary == assay.evaluate(y, y_score=s, threshold=0.0).ranking.summary
     assert list(tmp_path.iterdir()) == []
+
+
+def test_direction_lower_and_auto_as_in_memory(spark):
+    import csv
+    from pathlib import Path
+
+    with open(Path(__file__).resolve().parent / "data" / "asah.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    y, s = np.array([r["outcome"] for r in rows]), np.array([float(r["ndka"]) for r in rows])
+    df = spark.createDataFrame(pd.DataFrame({"y": y, "s": -s}))
+    got = assay.spark.evaluate(df, truth="y", score="s", positive="Poor", direction="auto")
+    want = assay.evaluate(y, y_score=-s, pos_label="Poor", direction="auto")
+    assert got.direction == want.direction == "lower"
+    assert got.ranking.roc_auc == want.ranking.roc_auc
+    assert got.to_dict()["ranking"]["best_thresholds"] == want.to_dict()["ranking"]["best_thresholds"]

@@ -1,4 +1,4 @@
-"""``assay compare``: two prediction files, paired on the same instances or independent."""
+"""``assay compare``: two or more models' predictions, paired on the same instances (or two independent files)."""
 
 from __future__ import annotations
 
@@ -79,11 +79,12 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 
 
 @click.command(context_settings=CONTEXT)
-@click.argument("file_a", metavar="A")
+@click.argument("files", metavar="FILES...", nargs=-1, required=True)
 @predictions_options
-@click.option("--id", "id_column", metavar="COL", help="Join the two files on this column (else by row).")
+@click.option("--id", "id_column", metavar="COL", help="Join the files on this column (else by row).")
 @click.option("--name", "names", multiple=True, metavar="NAME",
-              help="Names of the two models (default: the file names, or the columns of one file).")
+              help="The models' names, one --name per model in order (default: the file names, or the columns of "
+                   "one file).")
 @click.option("--unpaired", is_flag=True, help="The two files are independent test sets (the difference of two error rates, Mitchell ch. 5).")
 @click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
 @click.option("--threshold", type=float, metavar="T", help="Positive iff score >= T (default 0.5).")
@@ -92,20 +93,23 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @click.option("--seed", type=int, default=0, show_default=True)
 @picture_options
 @output_options
-def compare(file_a: str, file: str | None, truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],
-            proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None, names: tuple[str, ...],
-            unpaired: bool, positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
+def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],
+            proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None,
+            names: tuple[str, ...], unpaired: bool, positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
             seed: int, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
-    """Compare two classifiers' predictions: is one really better?
+    """Compare two or more classifiers' predictions: is one really better?
 
-    A and B are prediction files with the same columns (--truth and one of --pred,
+    FILES are prediction files with the same columns (--truth and one of --pred,
     --score or --proba), such as those `assay validate --predictions DIR` writes;
-    or one file with two columns of predictions (--pred a --pred b, or --score a
-    --score b).
+    or one file with a column of predictions per model (--pred a --pred b, or
+    --score a --score b, and so on).
     Paired (the default): the same instances, joined on --id or by row; McNemar's
     test, a paired bootstrap of the accuracy difference, and DeLong's test of the
-    AUCs when both have scores. --unpaired: independent test sets; the interval of
-    the difference of the error rates and the confidence at which it is significant.
+    AUCs when both have scores. With three models or more: Cochran's Q test that
+    all are equally accurate, and those tests for every pair, their p-values
+    adjusted by Holm's method. --unpaired (two files): independent test sets; the
+    interval of the difference of the error rates and the confidence at which it
+    is significant.
 
     \b
     Examples:
@@ -113,6 +117,8 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: tuple[str, .
       assay compare tree.csv bayes.csv --truth y --score p --id id --format json
       assay compare lab.csv field.csv --truth y --pred yhat --unpaired
       assay compare preds.csv --truth y --score p_forest --score p_logistic
+      assay compare preds.csv --truth y --pred tree --pred forest --pred knn
+      assay compare tree.csv forest.csv knn.csv --truth y --pred predicted --id id
     """
     from assay.evaluation.comparison import compare as paired, compare_unpaired
     from assay.evaluation.evaluate import evaluate
@@ -121,24 +127,26 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: tuple[str, .
     from assay.report.text import render_blocks_text
 
     columns = list(pred) or list(score)
-    if file is None:  # one file, two columns of predictions
-        if len(columns) != 2 or (pred and score) or proba:
+    if len(files) == 1:  # one file, a column of predictions per model
+        if len(columns) < 2 or (pred and score) or proba:
             raise UserError("give two prediction files, A and B, or one file with two columns: --pred a --pred b "
                             "(or --score a --score b)")
         if unpaired or id_column:
-            raise UserError(f"{'--unpaired' if unpaired else '--id'}: two columns of one file are paired by row")
+            raise UserError(f"{'--unpaired' if unpaired else '--id'}: {'two' if len(columns) == 2 else 'the'} "
+                            "columns of one file are paired by row")
         kind = "pred" if pred else "score"
-        sources = [(file_a, {kind: column}, column) for column in columns]
+        sources = [(files[0], {kind: column}, column) for column in columns]
     else:
         if len(pred) > 1 or len(score) > 1:
-            raise UserError("two files take one --pred or --score each (two columns of one file: give one file)")
+            if len(files) == 2 and len(pred) + len(score) == 2:
+                raise UserError("two files take one --pred or --score each (two columns of one file: give one file)")
+            raise UserError(f"{len(files)} files take one --pred or --score each (several columns of one file: give "
+                            "one file)")
+        if unpaired and len(files) != 2:
+            raise UserError(f"--unpaired compares two files (independent test sets), got {len(files)}")
         given = {"pred": pred[0] if pred else None, "score": score[0] if score else None}
-        sources = [(path, given, os.path.splitext(os.path.basename(path))[0]) for path in (file_a, file)]
-    model_names = tuple(names) if names else tuple(default for _, _, default in sources)
-    if len(model_names) != 2:
-        raise UserError("--name: give two names, one per model")
-    if model_names[0] == model_names[1]:
-        model_names = (f"{model_names[0]} (A)", f"{model_names[1]} (B)")
+        sources = [(path, given, os.path.splitext(os.path.basename(path))[0]) for path in files]
+    model_names = _names(names, [default for _, _, default in sources])
     extra = (id_column,) if id_column and not unpaired else ()
     data = []
     for (path, given, _), name in zip(sources, model_names, strict=True):
@@ -162,19 +170,36 @@ def compare(file_a: str, file: str | None, truth: str | None, pred: tuple[str, .
                 raise UserError(message if shared else f"{name}: {message}") from None
         result = compare_unpaired(reports[0], reports[1], names=model_names, confidence=confidence)
     else:
-        a, b, _ = _align(data[0], data[1], id_column, model_names)
+        for j in range(1, len(data)):  # every file's instances in the first one's order
+            _align(data[0], data[j], id_column, (model_names[0], model_names[j]))
         try:
-            result = paired(a.truth, a.kwargs, b.kwargs, names=model_names, positive=positive, threshold=threshold,
-                            **options)
+            result = paired(data[0].truth, *(d.kwargs for d in data), names=model_names, positive=positive,
+                            threshold=threshold, **options)
         except InvalidInput as e:
             raise UserError(_model_error(e, model_names, data, names_map)) from None
     from dataclasses import replace
 
-    result = replace(result, sources=(data[0].source, data[1].source))
+    result = replace(result, sources=tuple(d.source for d in data))
     write_pictures(result, html, plots)
     blocks = comparison_document(result)
     render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
            markdown=lambda: render_blocks_markdown(blocks))
+
+
+# FILES... takes the place of the one optional FILE that the shared prediction options declare
+compare.params[:] = [p for p in compare.params if not (isinstance(p, click.Argument) and p.name == "file")]
+
+
+def _names(given: tuple[str, ...], defaults: list[str]) -> tuple[str, ...]:
+    """The models' names: one --name per model, else the files' (or columns') names; a name that repeats
+    gets its model's letter, "preds (A)"."""
+    m = len(defaults)
+    if given and len(given) != m:
+        raise UserError("--name: give two names, one per model" if m == 2 else
+                        f"--name: give {m} names, one per model (got {len(given)})")
+    names = list(given) if given else list(defaults)
+    letters = [chr(65 + i) if i < 26 else str(i + 1) for i in range(m)]
+    return tuple(f"{n} ({letters[i]})" if names.count(n) > 1 else n for i, n in enumerate(names))
 
 
 def _model_error(e: InvalidInput, model_names: tuple[str, ...], data: list[Any], names_map: dict[str, str]) -> str:

@@ -42,7 +42,7 @@ NAMES = {"y_score=": "--score", "allow_disjoint_labels=True": "--allow-disjoint-
          "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval", "roc_bins": "--roc-bins",
          "prior": "--prior", "clip": "--clip", "bins": "--bins", "at_specificity": "--at-specificity",
          "at_sensitivity": "--at-sensitivity",
-         "sensitivity_range": "--sensitivity-range", "constraints": "--constraint", "specificities": "--at-specificity"}
+         "sensitivity_range": "--sensitivity-range", "constraints": "--constraint", "direction": "--direction", "specificities": "--at-specificity"}
 
 
 def _ranking_options(f):
@@ -64,6 +64,10 @@ def _ranking_options(f):
                           "it (repeatable; read off the ROC curve as pROC's coords, bootstrap interval as ci.se)."),
         click.option("--at-sensitivity", type=float, multiple=True, metavar="SE",
                      help="The specificity at this sensitivity, likewise (repeatable; pROC's ci.sp)."),
+        click.option("--direction", type=click.Choice(["higher", "lower", "auto"]), default="higher",
+                     show_default=True,
+                     help="Which scores mean the positive class: lower (positive iff score <= T, thresholds in the "
+                          "scores' units) or auto (chosen on the data as pROC does; biases the AUC upward)."),
         click.option("--constraint", "constraints", multiple=True, metavar="RATE>=X",
                      help="The best threshold under a constraint (repeatable): precision>=0.8 or fpr<=0.05 "
                           "maximise recall; recall>=0.9 maximises specificity."),
@@ -97,8 +101,9 @@ def _probabilistic_options(f):
 def _ranking_kwargs(auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
                     lift_depth: float, roc_bins: int | None, at_specificity: tuple[float, ...] = (),
                     at_sensitivity: tuple[float, ...] = (), roc_band: bool = False,
-                    sensitivity_range: str | None = None, constraints: tuple[str, ...] = ()) -> dict[str, Any]:
-    return {"constraints": constraints, "at_specificity": at_specificity, "at_sensitivity": at_sensitivity,
+                    sensitivity_range: str | None = None, constraints: tuple[str, ...] = (),
+                    direction: str = "higher") -> dict[str, Any]:
+    return {"constraints": constraints, "direction": direction, "at_specificity": at_specificity, "at_sensitivity": at_sensitivity,
             "roc_band": roc_band,
             "sensitivity_range": parse_range(sensitivity_range, "--sensitivity-range"), "auc_interval": auc_interval,
             "costs": parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
@@ -171,7 +176,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            interval: str, beta: float, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
            sensitivity_range: str | None, lift_depth: float,
-           at_specificity: tuple[float, ...], at_sensitivity: tuple[float, ...], constraints: tuple[str, ...],
+           at_specificity: tuple[float, ...], at_sensitivity: tuple[float, ...], direction: str,
+           constraints: tuple[str, ...],
            roc_band: bool,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
            memory: str | None, engine: str, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
@@ -230,7 +236,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                 raise UserError("--engine spark takes --truth and one of --pred or --score")
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
                                    at_sensitivity, roc_band, sensitivity_range,
-                                   constraints),
+                                   constraints, direction),
                       "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                       "calibration_strategy": calibration} if score else _label_cost_kwargs(costs, prevalence)
             if score:
@@ -254,7 +260,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                              "calibration_strategy": calibration}
             scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
                                    at_sensitivity, roc_band, sensitivity_range,
-                                   constraints),
+                                   constraints, direction),
                       **probabilities} if score else probabilities if proba else {}
             proba_columns = proba_pairs(proba) if proba else None
             labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \
@@ -289,7 +295,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             raise UserError("--task regression compares --truth with --pred (numeric predictions)")
         ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
                                    at_sensitivity, roc_band, sensitivity_range,
-                                   constraints) if not pred else {}
+                                   constraints, direction) if not pred else {}
         probabilistic = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
                          "calibration_strategy": calibration} if not pred else {}
         labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \

@@ -8,6 +8,7 @@ run on such sources, and ``assay.evaluate_file`` / ``assay.rank_file`` in Python
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from assay.checks import check_integer
@@ -121,7 +122,7 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
               roc_bins: int | None = None, memory: int | None = DEFAULT_MEMORY,
               at_specificity: Sequence[float] = (), at_sensitivity: Sequence[float] = (),
               roc_band: bool = False, sensitivity_range: tuple[float, float] | None = None,
-              constraints: Sequence[str] = ()) -> Any:
+              constraints: Sequence[str] = (), direction: str = "higher") -> Any:
     """The ranking analysis (curves, AUC, hull, thresholds) of the scores in a file, a directory or a glob,
     read a batch at a time: :func:`assay.rank` for data read in batches."""
     from assay.checks import check_confidence
@@ -132,10 +133,15 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
     items = ((b.part, b.first_row, b.columns[truth], b.columns[score]) for b in batches)
     names = {"y_true": f"column {truth!r}", "y_score": f"column {score!r}"}
     summary, _, _, _ = oriented_summary(items, names, None, positive, score, summary_budget(memory))
-    return analyse_scores(summary, confidence=confidence, costs=_as_costs(costs),
+    from assay.evaluation.stream import _directed
+
+    notes: list[str] = []
+    summary, direction = _directed(summary, direction, notes)
+    result = analyse_scores(summary, confidence=confidence, costs=_as_costs(costs),
                           deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                           lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
                           at_sensitivity=at_sensitivity, roc_band=roc_band,
-                          sensitivity_range=sensitivity_range, constraints=constraints)
+                          sensitivity_range=sensitivity_range, constraints=constraints, direction=direction)
+    return replace(result, notes=tuple(notes) + result.notes) if notes else result
 
 

@@ -134,7 +134,7 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
              "lift_depth": 0.1, "prior": None, "clip": None, "calibration_bins": 10,
              "calibration_strategy": "uniform", "roc_bins": None, "at_specificity": (), "at_sensitivity": (),
              "roc_band": False, "sensitivity_range": None,
-             "constraints": ()}
+             "constraints": (), "direction": "higher"}
     unknown = set(options) - set(known)
     if unknown:
         raise InvalidInput(f"unknown options {sorted(unknown)}")

@@ -1,17 +1,21 @@
-"""``assay.compare``: two classifiers' predictions, and whether one is really better.
+"""``assay.compare``: two or more classifiers' predictions, and whether one is really better.
 
 Paired (the same instances): McNemar's test of the instances on which exactly one
 of the two is right (exact when there are fewer than 25 of them), a paired
 bootstrap of the accuracy difference, and DeLong's test of the two AUCs when both
-give scores. Unpaired (independent test sets, seed 004): the interval of the
-difference of the two error rates, its p-value, and the confidence at which it
-would become significant.
+give scores. With more than two models: Cochran's Q test that all are equally
+accurate, and the same tests for every pair, the p-values of the pairwise McNemar
+tests (and, as a family of their own, of the DeLong tests) adjusted by Holm's
+method for the number of pairs. Unpaired (independent test sets, seed 004, two
+models): the interval of the difference of the two error rates, its p-value, and
+the confidence at which it would become significant.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Mapping
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -20,22 +24,86 @@ from assay.errors import InvalidInput
 from assay.evaluation.display import Displayable
 from assay.evaluation.evaluate import evaluate, positive_class, predictions
 from assay.evaluation.result import Evaluation
+from assay.inference.estimate import finite_or_none
 from assay.checks import check_confidence
 
-__all__ = ["Comparison", "compare", "compare_unpaired"]
+__all__ = ["Comparison", "PairComparison", "compare", "compare_unpaired"]
+
+SPEC_KEYS = frozenset({"y_pred", "y_score", "y_proba"})
+"""The keys of one model's predictions given as a mapping."""
+
+_MISSING: Any = object()
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+@dataclass(frozen=True)
+class PairComparison:
+    """Two of several models compared on the same instances: the tests of a comparison of two, with
+    Holm's adjusted p-values.
+
+    ``tests`` holds ``mcnemar``, ``accuracy_difference`` and, when both models give scores, ``delong``;
+    ``adjusted`` the Holm-adjusted p-values of ``mcnemar`` and ``delong``, and ``family`` the number of
+    comparisons each was adjusted for.
+    """
+
+    names: tuple[str, str]
+    tests: dict[str, Any]
+    adjusted: dict[str, float]
+    family: dict[str, int]
+
+    def adjustment(self, name: str) -> str:
+        """How a test's p-value is adjusted, in words: "after Holm's adjustment for 3 comparisons"."""
+        return f"after Holm's adjustment for {_plural(self.family[name], 'comparison')}"
+
+    def test_dict(self, name: str, confidence: float) -> dict[str, Any]:
+        """One test as JSON, its verdict naming the two models; an adjusted test's verdict, ``significant``
+        (and ``threshold_confidence``) are those of its adjusted p-value, ``pvalue_holm``."""
+        test = self.tests[name]
+        a, b = self.names
+        adjusted = self.adjusted.get(name)
+        how = self.adjustment(name) if adjusted is not None else None
+        if name == "mcnemar":
+            d = test.to_dict(confidence, what=f"the error rates of {a} and {b}", adjusted=adjusted, adjustment=how)
+        elif name == "accuracy_difference":
+            d = test.to_dict(confidence, what=f"the difference between the accuracies of {a} and {b}")
+        elif name == "delong":  # its to_dict names no models: the shared keys again, about this pair
+            d = {**test.to_dict(confidence), **test.common_dict(
+                confidence, what=f"the difference between the AUCs of {a} and {b}", adjusted=adjusted,
+                adjustment=how)}
+        else:
+            d = test.to_dict(confidence)
+        if adjusted is None:
+            return d
+        out = {}
+        for key, value in d.items():  # the adjusted p-value next to the test's own
+            out[key] = value
+            if key == "pvalue":
+                out["pvalue_holm"] = finite_or_none(adjusted)
+        return out
+
+    def to_dict(self, confidence: float) -> dict[str, Any]:
+        return {"models": list(self.names), **{name: self.test_dict(name, confidence) for name in self.tests}}
 
 
 @dataclass(frozen=True)
 class Comparison(Displayable):
-    """Two models' reports and the tests between them; ``to_dict()`` is the JSON of ``assay compare``."""
+    """The models' reports and the tests between them; ``to_dict()`` is the JSON of ``assay compare``.
 
-    names: tuple[str, str]
-    reports: tuple[Evaluation, Evaluation]
+    With two models, ``tests`` holds the tests between them. With more (paired), ``tests`` holds
+    Cochran's Q (``cochran_q``) and ``pairwise`` the tests of every pair, (0, 1), (0, 2), ..., (1, 2), ...
+    """
+
+    names: tuple[str, ...]
+    reports: tuple[Evaluation, ...]
     tests: dict[str, Any]
     paired: bool
     confidence: float
     notes: tuple[str, ...] = ()
-    sources: tuple[dict[str, Any], dict[str, Any]] = field(default_factory=lambda: ({}, {}))
+    sources: tuple[dict[str, Any], ...] = field(default_factory=lambda: ({}, {}))
+    pairwise: tuple[PairComparison, ...] = ()
 
     def _model(self, i: int) -> dict[str, Any]:
         r = self.reports[i]
@@ -43,9 +111,10 @@ class Comparison(Displayable):
         auc = None
         if ranking is not None:
             auc = (ranking.roc_auc if hasattr(ranking, "roc_auc") else ranking.hand_till).to_dict()
+        source = self.sources[i] if i < len(self.sources) else {}
         return {"name": self.names[i], "n": r.n, "labels": list(r.labels), "positive": r.positive,
                 "accuracy": r.metrics["accuracy"].to_dict(), "error_rate": r.metrics["error_rate"].to_dict(),
-                "kappa": r.metrics["kappa"].to_dict(), "roc_auc": auc, "input": dict(self.sources[i])}
+                "kappa": r.metrics["kappa"].to_dict(), "roc_auc": auc, "input": dict(source)}
 
     def test_dict(self, name: str) -> dict[str, Any]:
         """One test as JSON, its verdict naming the two models."""
@@ -54,22 +123,34 @@ class Comparison(Displayable):
             return test.to_dict(self.confidence, what=f"the error rates of {self.names[0]} and {self.names[1]}")
         return test.to_dict(self.confidence)
 
+    def pair(self, a: str, b: str) -> PairComparison:
+        """The tests between two of several models, by name (in either order: the pair as computed)."""
+        for p in self.pairwise:
+            if set(p.names) == {a, b} and a != b:
+                return p
+        raise InvalidInput(f"no pair {a!r} and {b!r}: the models are {', '.join(map(repr, self.names))}"
+                           + ("" if self.pairwise else " (with two, the tests between them are in .tests)"),
+                           field="pair")
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "models": [self._model(0), self._model(1)],
+        d: dict[str, Any] = {
+            "models": [self._model(i) for i in range(len(self.names))],
             "paired": self.paired,
             "confidence": self.confidence,
             "tests": {name: self.test_dict(name) for name in self.tests},
-            "notes": list(self.notes),
         }
+        if self.pairwise:
+            d["pairwise"] = [p.to_dict(self.confidence) for p in self.pairwise]
+        d["notes"] = list(self.notes)
+        return d
 
 
 def compare(
     y_true: Any,
     a: Any,
-    b: Any,
-    *,
-    names: tuple[str, str] = ("A", "B"),
+    b: Any = _MISSING,
+    *more: Any,
+    names: Any = None,
     pos_label: Any = None,
     positive: Any = None,
     threshold: float | None = None,
@@ -77,21 +158,39 @@ def compare(
     bootstrap: int = 2000,
     seed: int = 0,
 ) -> Comparison:
-    """Compare two classifiers' predictions on the same instances (paired tests).
+    """Compare two or more classifiers' predictions on the same instances (paired tests).
 
     Parameters
     ----------
     y_true : array-like of shape (n,)
-        The actual classes, one per instance, shared by both.
-    a, b : array-like or mapping
+        The actual classes, one per instance, shared by all the models.
+    a, b, *more : array-like or mapping
         Each model's predicted labels (``compare(y_true, pred_a, pred_b)``), or its
         predictions as the keyword ``evaluate`` takes: ``{"y_pred": ...}``,
-        ``{"y_score": ...}`` or ``{"y_proba": ...}``.
+        ``{"y_score": ...}`` or ``{"y_proba": ...}``. Any number of models from two.
+        Or, alone, one mapping of model names to predictions:
+        ``compare(y_true, {"tree": pred_1, "forest": {"y_score": s}, "knn": pred_3})``.
+    names : sequence of str, optional
+        One distinct name per model; by default "A", "B", "C", ... (the keys of a
+        mapping of models).
     pos_label : label, optional
         The positive class (``positive`` is the same).
-    names : (str, str)
     positive, threshold, confidence, bootstrap, seed
         As for :func:`evaluate`.
+
+    Returns
+    -------
+    Comparison
+        With two models, ``tests`` holds McNemar's test (``mcnemar``: exact when
+        fewer than 25 instances have exactly one model right, else chi-squared with
+        continuity correction), the paired bootstrap of the accuracy difference
+        (``accuracy_difference``) and, when both give scores, DeLong's test of the
+        AUCs (``delong``). With more, ``tests`` holds Cochran's Q test that all are
+        equally accurate (``cochran_q``), and ``pairwise`` those three tests for
+        every pair, in the order (0, 1), (0, 2), ..., (1, 2), ...; the p-values of
+        the pairwise McNemar tests, and separately those of the DeLong tests, are
+        adjusted by Holm's method (``PairComparison.adjusted``), and the verdicts
+        use the adjusted p-values.
 
     Examples
     --------
@@ -99,60 +198,168 @@ def compare(
     >>> c = compare(y, {"y_pred": [1, 1, 1, 1, 0, 0, 0, 1]}, {"y_pred": [1, 0, 0, 1, 0, 1, 0, 1]})
     >>> c.tests["mcnemar"].method, c.tests["mcnemar"].b, c.tests["mcnemar"].c
     ('exact', 3, 0)
+    >>> c = compare(y, [1, 1, 1, 1, 0, 0, 0, 1], [1, 0, 0, 1, 0, 1, 0, 1], [0, 0, 0, 0, 1, 1, 1, 1],
+    ...             names=["tree", "forest", "knn"])
+    >>> c.tests["cochran_q"].correct_counts, [p.names for p in c.pairwise]
+    ((7, 4, 0), [('tree', 'forest'), ('tree', 'knn'), ('forest', 'knn')])
     """
-    from assay.inference.mcnemar import mcnemar, paired_table
-    from assay.inference.paired_bootstrap import paired_bootstrap
-    from assay.metrics.confusion import accuracy
-
     confidence = check_confidence(confidence)
-    names = _check_names(names)
+    specs, names = _models(a, b, more, names)
     positive = positive_class(positive, pos_label)
-    # predicted labels given as they are, as scikit-learn's metrics take them
-    a, b = (spec if isinstance(spec, Mapping) else {"y_pred": spec} for spec in (a, b))
-    for spec, field_name in ((a, "a"), (b, "b")):
-        if not (isinstance(spec, Mapping) and len(spec) == 1 and set(spec) <= {"y_pred", "y_score", "y_proba"}):
-            raise InvalidInput("expected one model's predictions as {'y_pred': ...}, {'y_score': ...} or "
-                               f"{{'y_proba': ...}}, got {type(spec).__name__}", field=field_name)
-    labels = _shared_labels(y_true, a, b)
-    prepared, reports = [], []
-    for spec, name in ((a, names[0]), (b, names[1])):
+    labels = _shared_labels(y_true, specs, names)
+    prepared, preds, reports = [], [], []
+    for spec, name in zip(specs, names, strict=True):
         try:
-            prepared.append(predictions(y_true, labels=labels, positive=positive, threshold=threshold, **spec))
+            prep, pred, _ = predictions(y_true, labels=labels, positive=positive, threshold=threshold, **spec)
             reports.append(evaluate(y_true, labels=labels, positive=positive, threshold=threshold,
                                     confidence=confidence, bootstrap=bootstrap, seed=seed, **spec))
         except InvalidInput as e:
             raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
-    ra, rb = reports
-    (prep_a, pred_a, _), (prep_b, pred_b, _) = prepared
-    if prep_a.labels != prep_b.labels:
-        raise InvalidInput(f"the two models' classes differ: {list(prep_a.labels)} and {list(prep_b.labels)}",
-                           field="labels")
-    truth = prep_a.true_codes
-    k = len(prep_a.labels)
+        prepared.append(prep)
+        preds.append(pred)
+    first = prepared[0]
+    for name, prep in zip(names[1:], prepared[1:], strict=True):
+        if prep.labels != first.labels:
+            if len(names) == 2:
+                raise InvalidInput(f"the two models' classes differ: {list(first.labels)} and {list(prep.labels)}",
+                                   field="labels")
+            raise InvalidInput(f"the models' classes differ: {names[0]} has {list(first.labels)}, {name} has "
+                               f"{list(prep.labels)}", field="labels")
+    truth = first.true_codes
+    k = len(first.labels)
+    scored = [p for p in prepared if p.scores is not None]
+    positive_code = scored[0].labels.index(scored[0].positive) if scored else None
+    options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
+    sources = tuple({} for _ in names)
+    if len(names) == 2:
+        tests, discordant = _pair_tests(truth, k, preds, [p.scores for p in prepared], positive_code, **options)
+        notes = []
+        if discordant < 25:
+            notes.append(f"only {discordant} instance(s) have exactly one model right: McNemar's exact binomial "
+                         "test is used")
+        return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources)
+    from assay.inference.cochran import cochran_q
+    from assay.inference.multiple import holm
+
+    tests = {"cochran_q": cochran_q(np.column_stack([pred == truth for pred in preds]))}
+    pairs, exact = [], []
+    for i, j in combinations(range(len(names)), 2):
+        pair_tests, discordant = _pair_tests(truth, k, [preds[i], preds[j]],
+                                             [prepared[i].scores, prepared[j].scores], positive_code, **options)
+        pairs.append(((names[i], names[j]), pair_tests))
+        if discordant < 25:
+            exact.append(f"{names[i]} vs {names[j]} ({discordant})")
+    adjusted: list[dict[str, float]] = [{} for _ in pairs]
+    family: dict[str, int] = {}
+    for name in ("mcnemar", "delong"):
+        members = [i for i, (_, t) in enumerate(pairs) if name in t]
+        pvalues = np.array([pairs[i][1][name].pvalue for i in members], dtype=np.float64)
+        family[name] = int(np.count_nonzero(~np.isnan(pvalues)))
+        for i, p in zip(members, holm(pvalues), strict=True):
+            adjusted[i][name] = float(p)
+    pairwise = tuple(PairComparison(pair, t, adj, {n: family[n] for n in adj})
+                     for (pair, t), adj in zip(pairs, adjusted, strict=True))
+    notes = [_holm_note(len(pairs), family.get("delong", 0), any("delong" in t for _, t in pairs))]
+    if exact:
+        notes.append("McNemar's exact binomial test is used for the pairs that fewer than 25 instances tell apart "
+                     "(exactly one of the two right): " + ", ".join(exact))
+    return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources, pairwise)
+
+
+def _holm_note(n_pairs: int, n_delong: int, any_delong: bool) -> str:
+    note = f"p-values of the pairwise tests adjusted by Holm's method for {_plural(n_pairs, 'comparison')}: McNemar's"
+    if any_delong:
+        note += f", and DeLong's as a family of their own ({_plural(n_delong, 'comparison')})"
+    return note + "; the verdicts use the adjusted p-values (pvalue_holm); the accuracy differences and their " \
+        "intervals are not adjusted"
+
+
+def _pair_tests(truth: np.ndarray, k: int, preds: list[np.ndarray], scores: list[np.ndarray | None],
+                positive_code: int | None, *, confidence: float, bootstrap: int, seed: int
+                ) -> tuple[dict[str, Any], int]:
+    """The tests between two models on the same instances, and how many instances only one gets right."""
+    from assay.inference.mcnemar import mcnemar, paired_table
+    from assay.inference.paired_bootstrap import paired_bootstrap
+    from assay.metrics.confusion import accuracy
+
+    pred_a, pred_b = preds
     table = paired_table(pred_a == truth, pred_b == truth)
     discordant = int(table[0, 1] + table[1, 0])
     tests: dict[str, Any] = {}
     tests["mcnemar"] = mcnemar(table, method="exact" if discordant < 25 else "chi2-corrected")
     tests["accuracy_difference"] = paired_bootstrap(truth, pred_a, pred_b, k, accuracy, confidence=confidence,
                                                     resamples=bootstrap, seed=seed)
-    notes = []
-    if discordant < 25:
-        notes.append(f"only {discordant} instance(s) have exactly one model right: McNemar's exact binomial "
-                     "test is used")
-    if prep_a.scores is not None and prep_b.scores is not None:
+    if scores[0] is not None and scores[1] is not None and positive_code is not None:
         from assay.inference.roc_compare import delong_test
 
-        p = prep_a.labels.index(prep_a.positive)
-        tests["delong"] = delong_test(truth == p, prep_a.scores, prep_b.scores, confidence=confidence)
-    return Comparison(tuple(names), (ra, rb), tests, True, confidence, tuple(notes))
+        tests["delong"] = delong_test(truth == positive_code, scores[0], scores[1], confidence=confidence)
+    return tests, discordant
 
 
-def _shared_labels(y_true: Any, a: dict[str, Any], b: dict[str, Any]) -> list[str] | None:
-    """With predicted labels, the classes of the truth and of both models' predictions, together."""
-    if "y_pred" in a and "y_pred" in b:
+def _default_names(m: int) -> list[str]:
+    """ "A", "B", ..., "Z", "AA", "AB", ...: one per model."""
+    out = []
+    for i in range(m):
+        name = ""
+        i += 1
+        while i:
+            i, r = divmod(i - 1, 26)
+            name = chr(65 + r) + name
+        out.append(name)
+    return out
+
+
+def _is_spec(x: Any) -> bool:
+    return isinstance(x, Mapping) and len(x) == 1 and set(x) <= SPEC_KEYS
+
+
+def _models(a: Any, b: Any, more: tuple[Any, ...], names: Any) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """Each model's predictions as ``evaluate``'s keyword, and the models' names."""
+    if b is _MISSING:
+        if isinstance(a, Mapping) and not _is_spec(a) and set(a) & SPEC_KEYS:
+            raise InvalidInput("expected one model's predictions as {'y_pred': ...}, {'y_score': ...} or "
+                               "{'y_proba': ...}, or a mapping of model names to predictions, got a mapping with keys "
+                               f"{sorted(map(str, a))}", field="a")
+        if not isinstance(a, Mapping) or _is_spec(a):
+            raise InvalidInput("expected two models or more: compare(y_true, a, b, ...), or one mapping of model "
+                               "names to predictions, compare(y_true, {'tree': pred_1, 'forest': pred_2})",
+                               field="b")
+        if names is not None:
+            raise InvalidInput("the keys of the mapping of models are their names: give no names=", field="names")
+        if len(a) < 2:
+            raise InvalidInput(f"expected two models or more, got {len(a)}", field="a")
+        bad = next((key for key in a if not (isinstance(key, str) and key)), None)
+        if bad is not None:
+            raise InvalidInput(f"the keys of the mapping of models are their names, expected non-empty strings, "
+                               f"got {bad!r}", field="a")
+        models, fields = list(a.values()), list(a.keys())
+        names = tuple(fields)
+    else:
+        models = [a, b, *more]
+        fields = ["a", "b", *(f"more[{i}]" for i in range(len(more)))]
+        names = _check_names(_default_names(len(models)) if names is None else names, len(models))
+    # predicted labels given as they are, as scikit-learn's metrics take them
+    specs = [spec if isinstance(spec, Mapping) else {"y_pred": spec} for spec in models]
+    for spec, field_name in zip(specs, fields, strict=True):
+        if not _is_spec(spec):
+            raise InvalidInput("expected one model's predictions as {'y_pred': ...}, {'y_score': ...} or "
+                               f"{{'y_proba': ...}}, got {type(spec).__name__}", field=field_name)
+    return specs, names
+
+
+def _shared_labels(y_true: Any, specs: list[dict[str, Any]], names: tuple[str, ...]) -> list[str] | None:
+    """With predicted labels, the classes of the truth and of every model's predictions, together."""
+    if all("y_pred" in spec for spec in specs):
         from assay.inputs import encode_labels
 
-        return list(encode_labels({"y_true": y_true, "y_pred A": a["y_pred"], "y_pred B": b["y_pred"]}).labels)
+        columns = {f"{name} y_pred": spec["y_pred"] for name, spec in zip(names, specs, strict=True)}
+        try:
+            return list(encode_labels({"y_true": y_true, **columns}).labels)
+        except InvalidInput as e:
+            if e.field in columns:  # one model's predictions: "tree y_pred row 4", as evaluate's errors say
+                name = names[list(columns).index(e.field)]
+                raise InvalidInput(e.problem, field=f"{name} y_pred", row=e.row) from None
+            raise
     return None
 
 
@@ -177,12 +384,20 @@ def compare_unpaired(
                       ("independent test sets: the difference of the error rates (Mitchell 1997, ch. 5), e_B - e_A",))
 
 
-def _check_names(names: Any) -> tuple[str, str]:
-    """Two distinct model names."""
-    if isinstance(names, str) or not isinstance(names, (tuple, list)) or len(names) != 2 \
+def _check_names(names: Any, m: int = 2) -> tuple[str, ...]:
+    """m distinct model names."""
+    if isinstance(names, str) or not isinstance(names, (tuple, list)) or len(names) != m \
             or not all(isinstance(n, str) and n for n in names):
-        raise InvalidInput(f"expected two names, one per model, e.g. ('tree', 'bayes'), got {names!r}",
+        if m == 2:
+            raise InvalidInput(f"expected two names, one per model, e.g. ('tree', 'bayes'), got {names!r}",
+                               field="names")
+        raise InvalidInput(f"expected {m} names, one per model, e.g. ('tree', 'bayes', 'knn'), got {names!r}",
                            field="names")
-    if names[0] == names[1]:
+    if m == 2 and names[0] == names[1]:
         raise InvalidInput(f"the two models need different names, got {names[0]!r} twice", field="names")
-    return names[0], names[1]
+    seen = set()
+    for n in names:
+        if n in seen:
+            raise InvalidInput(f"the models need different names, got {n!r} twice", field="names")
+        seen.add(n)
+    return tuple(names)

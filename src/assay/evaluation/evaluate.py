@@ -113,6 +113,7 @@ def evaluate(
     sensitivity_range: tuple[float, float] | None = None,
     constraints: Sequence[str] = (),
     kappa_weights: str | None = None,
+    direction: str = "higher",
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
@@ -201,6 +202,12 @@ def evaluate(
         benign/malignant), or when they look like scores (many distinct numbers that
         are not whole and not classes of the truth): the usual sign of a wrong column.
         True accepts them (or give ``labels``).
+    direction : {"higher", "lower", "auto"}, default "higher"
+        Which scores mean the positive class (pROC's ``direction``): higher (positive iff
+        score >= threshold), lower (positive iff score <= threshold; every threshold stays in
+        the scores' own units), or auto: chosen on the data as pROC does (lower when the
+        negatives' median is above the positives'), with a note that this biases the AUC upward.
+        When the AUC is significantly below 0.5, the result says the scores look inverted.
     constraints : sequence of str, optional
         With scores: the best threshold under each constraint, e.g. ``"precision>=0.8"``
         (the largest recall), ``"fpr<=0.05"`` (the largest recall), ``"recall>=0.9"``
@@ -254,12 +261,13 @@ def evaluate(
         y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels,
         positive=positive_class(positive, pos_label), threshold=threshold, score_name=score_name,
         allow_disjoint_labels=allow_disjoint_labels, sample_weight=sample_weight, allow_no_threshold=True,
-        costs=costs, prevalence=prevalence)
+        costs=costs, prevalence=prevalence, direction=direction)
     if pred_codes is None:  # scores that are not probabilities, and no threshold: the threshold-free analysis
         return _threshold_free(prepared, confidence, interval, beta, settings, costs, prevalence,
                                auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth,
                                roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
-                               roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints)
+                               roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
+                               direction=prepared.direction)
     weights = prepared.weights
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels, sample_weight=weights)
     del pred_codes  # as long as the input: not kept while the rest is computed
@@ -273,10 +281,11 @@ def evaluate(
     if prepared.scores is not None:
         ranking = analyse_scores(
             prepared.summary(), confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
-            bootstrap=settings, threshold=used_threshold, costs=_as_costs(costs),
-            deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range, lift_depth=lift_depth,
-            roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
-                               roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
+            bootstrap=settings, threshold=-used_threshold if prepared.direction == "lower" else used_threshold,
+            costs=_as_costs(costs), deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
+            lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
+            roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
+            direction=prepared.direction,
         )
     elif prepared.matrix is not None:
         repeated = _repeated(prepared, notes, "the multi-class ROC analysis")
@@ -284,6 +293,11 @@ def evaluate(
             ranking = analyse_multiclass_scores(repeated.matrix, repeated.true_codes, prepared.labels,
                                                 confidence=confidence, bootstrap=settings)
     probabilistic = None
+    result = replace(result, direction=prepared.direction)
+    if prepared.direction == "lower":
+        notes.append("lower scores mean the positive class, so they are not its probabilities: no probabilistic "
+                     "losses or calibration")
+        return replace(result, ranking=ranking, notes=tuple(notes), held_labels=prepared.classes)
     if weights is not None and prepared.proba is None and prepared.scores is not None \
             and prepared.scores.min() >= 0 and prepared.scores.max() <= 1:
         if not cm.weighted:  # frequency weights: from the counts per distinct score, exactly
@@ -360,6 +374,7 @@ def threshold_free_evaluation(summary: ScoreCounts, truth: ConfusionCounts, posi
     notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
     totals = truth.actual_totals
     return Evaluation(
+        direction=ranking.direction,
         task="binary", confusion=None, analysis=unthresholded(full, NO_THRESHOLD_ESTIMATE), positive=positive,
         threshold=None, confidence=confidence, interval=interval, beta=float(beta), bootstrap=settings,
         notes=tuple(notes), ranking=ranking, held_labels=classes,
@@ -445,6 +460,7 @@ def predictions(
     allow_no_threshold: bool = False,
     costs: Any = None,
     prevalence: float | None = None,
+    direction: str = "higher",
 ) -> tuple[_Prepared, np.ndarray | None, float | None]:
     """Validated inputs, the predicted class codes, and the threshold used (None for labels).
 
@@ -456,16 +472,21 @@ def predictions(
                         score_name=score_name, allow_disjoint_labels=allow_disjoint_labels)
     if sample_weight is not None:
         prepared = replace(prepared, weights=check_weights(sample_weight, len(prepared.true_codes)))
+    prepared = _oriented(prepared, direction)
     if prepared.scores is not None:
+        lower = prepared.direction == "lower"
         if isinstance(threshold, str):  # a criterion: the threshold chosen on these same data
-            used, note = chosen_threshold(threshold, prepared.summary(), costs=costs, prevalence=prevalence)
+            used, note = chosen_threshold(threshold, prepared.summary(), costs=costs, prevalence=prevalence,
+                                          direction=prepared.direction)
+            used = -used if lower else used
             prepared = replace(prepared, notes=prepared.notes + (note,))
         elif threshold is None and allow_no_threshold and not _probabilities(prepared.scores):
             return prepared, None, None
         else:
             used = _resolve_threshold(threshold, prepared.scores)
         p = prepared.labels.index(prepared.positive)
-        return prepared, np.where(prepared.scores >= used, p, 1 - p), used
+        positive_side = prepared.scores <= used if lower else prepared.scores >= used
+        return prepared, np.where(positive_side, p, 1 - p), used
     if threshold is not None:
         if y_pred is not None:
             raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",
@@ -489,11 +510,14 @@ class _Prepared:
     proba: np.ndarray | None = None  # probabilities given for every class, columns in label order
     weights: np.ndarray | None = None  # sample weights, checked
     classes: tuple[Any, ...] = ()  # the labels as the data held them
+    direction: str = "higher"  # "lower": lower scores mean the positive class
 
     def probabilities(self) -> Any:
         """Class probabilities, columns in label order: given, or 1 - p and p from scores within [0, 1]."""
         if self.proba is not None:
             return self.proba
+        if self.direction == "lower":  # lower scores mean the positive class: not its probabilities
+            return None
         if self.scores is not None and self.scores.min() >= 0 and self.scores.max() <= 1:
             from assay.summaries.probabilities import TwoClassScores
 
@@ -504,14 +528,52 @@ class _Prepared:
         """The counts per distinct score (whole-number weights: counts; other weights: their totals)."""
         p = self.labels.index(self.positive)
         labels = (self.labels[1 - p], self.positive)
+        scores = -self.scores if self.direction == "lower" else self.scores  # the summary ranks higher first
         w = self.weights
         if w is None:
-            return ScoreCounts.from_arrays(self.true_codes == p, self.scores, labels=labels)
+            return ScoreCounts.from_arrays(self.true_codes == p, scores, labels=labels)
         kept = w > 0  # a weight of 0: as if absent
         if bool(np.all(w == np.floor(w))):
-            return ScoreCounts.from_counts(self.true_codes[kept] == p, self.scores[kept], w[kept].astype(np.int64),
+            return ScoreCounts.from_counts(self.true_codes[kept] == p, scores[kept], w[kept].astype(np.int64),
                                            labels=labels)
-        return ScoreCounts.from_arrays(self.true_codes == p, self.scores, sample_weight=w, labels=labels)
+        return ScoreCounts.from_arrays(self.true_codes == p, scores, sample_weight=w, labels=labels)
+
+
+DIRECTIONS = ("higher", "lower", "auto")
+"""Which scores mean the positive class: higher (the default), lower, or chosen on the data (auto)."""
+
+
+def _oriented(prepared: _Prepared, direction: str) -> _Prepared:
+    """``prepared`` with its direction: given, or for "auto" chosen as pROC chooses it (lower when the
+    negatives' median score is above the positives'), with a note that says so and that the AUC is then
+    biased upward."""
+    if direction not in DIRECTIONS:
+        raise InvalidInput(f"{direction!r} is not one of {list(DIRECTIONS)}", field="direction")
+    if direction == "higher" or prepared.scores is None:
+        if direction != "higher" and prepared.proba is not None:
+            raise InvalidInput("a direction applies to a score column, not to probabilities", field="direction")
+        return prepared
+    if prepared.proba is not None:
+        raise InvalidInput("a direction applies to a score column, not to probabilities", field="direction")
+    notes = list(prepared.notes)
+    if direction == "auto":
+        p = prepared.labels.index(prepared.positive)
+        positives, negatives = prepared.scores[prepared.true_codes == p], prepared.scores[prepared.true_codes != p]
+        direction = "lower" if float(np.median(negatives)) > float(np.median(positives)) else "higher"
+        notes.append(auto_direction_note(direction))
+    else:
+        notes.append(LOWER_NOTE)
+    return replace(prepared, direction=direction, notes=tuple(notes))
+
+
+LOWER_NOTE = ("direction lower: lower scores mean the positive class; predicted positive iff score <= the threshold, "
+              "and every threshold is in the scores' own units")
+
+
+def auto_direction_note(direction: str) -> str:
+    return (f"direction {direction}, chosen on these data (as pROC's direction=\"auto\": the class with the higher "
+            "median score is taken as the one the scores point to): choosing it on the same data biases the AUC "
+            "upward" + ("; predicted positive iff score <= the threshold" if direction == "lower" else ""))
 
 
 def positive_class(positive: Any, pos_label: Any) -> Any:
@@ -645,6 +707,7 @@ def rank(
     roc_band: bool = False,
     sensitivity_range: tuple[float, float] | None = None,
     constraints: Sequence[str] = (),
+    direction: str = "higher",
     bootstrap: int = 2000,
     seed: int = 0,
 ) -> RankingAnalysis:
@@ -666,16 +729,20 @@ def rank(
                         positive=positive_class(positive, pos_label), score_name=score_name)
     if prepared.scores is None:
         raise InvalidInput("ranking curves need two classes with scores", field="y_proba")
+    prepared = _oriented(prepared, direction)
     if sample_weight is not None:
         prepared = replace(prepared, weights=check_weights(sample_weight, len(prepared.true_codes)))
         summary = prepared.summary()
         if not (summary.n_positive > 0 and summary.n_negative > 0):
             raise InvalidInput("leaves a class with no weight above 0: the curves need both", field="sample_weight")
-    return analyse_scores(prepared.summary(), confidence=confidence, costs=_as_costs(costs),
+    result = analyse_scores(prepared.summary(), confidence=confidence, costs=_as_costs(costs),
                           deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                           lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
-                          at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
+                          at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range,
+                          constraints=constraints, direction=prepared.direction,
                           bootstrap=BootstrapSettings(check_resamples(bootstrap), check_seed(seed)))
+    said = tuple(note for note in prepared.notes if note.startswith("direction"))
+    return replace(result, notes=said + result.notes) if said else result
 
 
 def _check_kappa_weights(value: Any) -> str | None:
@@ -732,7 +799,7 @@ THRESHOLD_CRITERIA = {"youden": "Youden's J (the largest TPR - FPR)",
 
 
 def chosen_threshold(criterion: str, summary: ScoreCounts, *, costs: Any = None,
-                     prevalence: float | None = None) -> tuple[float, str]:
+                     prevalence: float | None = None, direction: str = "higher") -> tuple[float, str]:
     """The threshold a criterion picks on the ROC curve of a score summary, and the note that says it is
     optimistic. ``cost``: the least expected cost per instance with ``costs`` (default: both errors
     cost 1) at ``prevalence`` (default: the data's)."""
@@ -758,7 +825,8 @@ def chosen_threshold(criterion: str, summary: ScoreCounts, *, costs: Any = None,
                          lambda fpr, tpr: expected_cost(fpr, tpr, prevalence=pi, cost_fp=c.fp, cost_fn=c.fn,
                                                         cost_tp=c.tp, cost_tn=c.tn), best="min")
         what += f" (false positive {c.fp:g}, false negative {c.fn:g}; positives {pi:.4g})"
-    return float(choice.threshold), (f"threshold {choice.threshold:.6g} chosen by {what} on these same data: the "
+    shown = -choice.threshold if direction == "lower" else choice.threshold
+    return float(choice.threshold), (f"threshold {shown:.6g} chosen by {what} on these same data: the "
                                      "metrics at it are optimistic (choose it on other data to estimate them "
                                      "fairly)")
 

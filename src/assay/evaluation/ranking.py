@@ -182,6 +182,12 @@ class RankingAnalysis(Displayable):
     partial_auc_sensitivity: dict[str, Any] | None = None  # over a range of sensitivities
     pr_at_prevalence: dict[str, Any] | None = None  # the PR summaries at the deployment prevalence, when given
     constrained: tuple[ConstrainedThreshold, ...] = ()
+    direction: str = "higher"  # "lower": the summary holds the negated scores; thresholds are shown as given
+
+    def shown(self, thresholds: Any) -> Any:
+        """Thresholds of the summary in the scores' own units (negated back where lower scores mean the
+        positive class: predicted positive iff score <= the threshold shown)."""
+        return -thresholds if self.direction == "lower" else thresholds
 
     def roc_band(self, specificities: Any = None, *, confidence: float | None = None, resamples: int = 2000,
                  seed: int = 0) -> dict[str, Any]:
@@ -254,13 +260,13 @@ class RankingAnalysis(Displayable):
     def roc(self) -> dict[str, np.ndarray]:
         """The exact ROC curve: one point per distinct threshold, from (0, 0)."""
         fpr, tpr, thresholds = roc_points(self.counts)
-        return {"threshold": thresholds, "fpr": fpr, "tpr": tpr}
+        return {"threshold": self.shown(thresholds), "fpr": fpr, "tpr": tpr}
 
     def hull(self) -> dict[str, np.ndarray]:
         """The vertices of the ROC convex hull (read at their indices: no whole curve is made)."""
         tc, idx = self.counts, self.hull_index
         after, at_origin = np.maximum(idx - 1, 0), idx == 0
-        return {"threshold": np.where(at_origin, np.inf, gather(tc.thresholds, after)),
+        return {"threshold": self.shown(np.where(at_origin, np.inf, gather(tc.thresholds, after))),
                 "fpr": np.where(at_origin, 0.0, gather(tc.fp, after) / tc.n_negative),
                 "tpr": np.where(at_origin, 0.0, gather(tc.tp, after) / tc.n_positive)}
 
@@ -272,17 +278,17 @@ class RankingAnalysis(Displayable):
             prevalence = check_number(prevalence, "prevalence", low=0.0, high=1.0, low_open=True, high_open=True,
                                       what="a share strictly between 0 and 1")
         precision, recall, thresholds = pr_points(self.counts, prevalence)
-        return {"threshold": thresholds, "recall": recall, "precision": precision}
+        return {"threshold": self.shown(thresholds), "recall": recall, "precision": precision}
 
     def lift_curve(self) -> dict[str, np.ndarray]:
         """Depth, cumulative gains and lift at each distinct threshold (seed 002)."""
         depth, gains, lift = lift_points(self.counts)
-        return {"threshold": self.counts.thresholds, "depth": depth, "gains": gains, "lift": lift}
+        return {"threshold": self.shown(self.counts.thresholds), "depth": depth, "gains": gains, "lift": lift}
 
     def threshold_table(self, thresholds: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """Counts and rates at given thresholds (default: every distinct score), as seed 000's table."""
         tc = self.counts
-        t = tc.thresholds if thresholds is None else _check_thresholds(thresholds)
+        t = tc.thresholds if thresholds is None else self.shown(_check_thresholds(thresholds))
         return self._table(t, counts_at(tc, t))
 
     def curve_chunks(self, kind: str, chunk: int = CHUNK) -> Iterator[dict[str, np.ndarray]]:
@@ -297,13 +303,13 @@ class RankingAnalysis(Displayable):
             if kind == "roc":
                 fpr, tpr, thresholds = roc_points(part)
                 first = 0 if start == 0 else 1  # the origin once, at the top
-                yield {"threshold": thresholds[first:], "fpr": fpr[first:], "tpr": tpr[first:]}
+                yield {"threshold": self.shown(thresholds[first:]), "fpr": fpr[first:], "tpr": tpr[first:]}
             elif kind == "pr":
                 precision, recall, thresholds = pr_points(part)
-                yield {"threshold": thresholds, "recall": recall, "precision": precision}
+                yield {"threshold": self.shown(thresholds), "recall": recall, "precision": precision}
             elif kind == "lift":
                 depth, gains, lift = lift_points(part)
-                yield {"threshold": part.thresholds, "depth": depth, "gains": gains, "lift": lift}
+                yield {"threshold": self.shown(part.thresholds), "depth": depth, "gains": gains, "lift": lift}
             elif kind == "thresholds":
                 tp, fp = part.tp.astype(np.float64), part.fp.astype(np.float64)  # as counts_at gives them
                 yield self._table(part.thresholds, Cells(tp, fp, tc.n_positive - tp, tc.n_negative - fp))
@@ -313,7 +319,7 @@ class RankingAnalysis(Displayable):
     def _table(self, t: np.ndarray, cells: Cells) -> dict[str, np.ndarray]:
         tc = self.counts
         n = tc.n_positive + tc.n_negative
-        table = {"threshold": t, "tp": cells.tp, "fp": cells.fp, "fn": cells.fn, "tn": cells.tn}
+        table = {"threshold": self.shown(t), "tp": cells.tp, "fp": cells.fp, "fn": cells.fn, "tn": cells.tn}
         with np.errstate(invalid="ignore", divide="ignore"):
             for name in ("recall", "fpr", "precision", "specificity", "npv", "accuracy", "f1", "youden_j", "mcc"):
                 table[name] = np.asarray(BINARY_METRICS[name].compute(cells), dtype=np.float64)
@@ -337,6 +343,7 @@ class RankingAnalysis(Displayable):
     def to_dict(self) -> dict[str, Any]:
         hull = self.hull()
         return {
+            "direction": self.direction,
             "roc_auc": self.roc_auc.to_dict(),
             "gini": self.gini.to_dict(),
             "average_precision": self.average_precision.to_dict(),
@@ -421,6 +428,7 @@ def analyse_scores(
     roc_band: bool = False,
     sensitivity_range: tuple[float, float] | None = None,
     constraints: Any = (),
+    direction: str = "higher",
 ) -> RankingAnalysis:
     """Analyse the scores of a two-class classifier (inputs validated: both classes present).
 
@@ -447,6 +455,9 @@ def analyse_scores(
     fpr_range : (float, float), optional
         Report the partial AUC over this FPR range (pROC's ``partial.auc`` over the specificities
         1 - high to 1 - low), raw and standardised (McClish), with bootstrap intervals.
+    direction : {"higher", "lower"}
+        "lower": ``sc`` summarises the negated scores (lower scores mean the positive class), and
+        every threshold is given and shown in the scores' own units (positive iff score <= it).
     constraints : sequence of str, optional
         Best thresholds under constraints, e.g. ``"precision>=0.8"`` (the largest recall with
         precision at least 0.8), ``"fpr<=0.05"`` (the largest recall), ``"recall>=0.9"`` (the
@@ -539,7 +550,7 @@ def analyse_scores(
     if opt.tied_with is not None:
         notes.append(
             f"the iso-performance line lies along a hull edge: every mix of the thresholds "
-            f"{hth[opt.index]:g} and {hth[opt.tied_with]:g} is equally good"
+            f"{_unit(hth[opt.index], direction):g} and {_unit(hth[opt.tied_with], direction):g} is equally good"
         )
 
     operating = None
@@ -582,6 +593,18 @@ def analyse_scores(
     if roc_band and not weighted:
         result = replace(result, band=result.roc_band(confidence=confidence, resamples=bootstrap.resamples,
                                                       seed=bootstrap.seed))
+    if direction == "lower":  # every threshold in the scores' own units
+        def flip(c: Any) -> Any:
+            return None if c is None else replace(c, threshold=-c.threshold)
+
+        result = replace(result, direction="lower", best={k: flip(c) for k, c in result.best.items()},
+                         optimal=flip(result.optimal), operating_point=flip(result.operating_point),
+                         operating_points=tuple(flip(p) for p in result.operating_points),
+                         constrained=tuple(flip(c) for c in result.constrained))
+    elif not weighted and roc_auc.ci is not None and roc_auc.ci.high < 0.5:
+        result = replace(result, notes=result.notes + (
+            "the scores look inverted: the AUC is significantly below 0.5, so lower scores go with the positive "
+            "class; direction=\"lower\" analyses them that way (or name the other class positive)",))
     return result
 
 
@@ -594,6 +617,11 @@ def _too_many(points: int, resamples: int) -> str:
     return (f"no interval: {resamples:,} bootstrap resamples of {points:,} distinct scores exceed "
             f"{MAX_BOOTSTRAP_CURVE_POINTS:,} curve points; fewer resamples (--bootstrap) or --roc-bins make it "
             "possible")
+
+
+def _unit(threshold: float, direction: str) -> float:
+    """A threshold of the summary in the scores' own units."""
+    return -threshold if direction == "lower" else threshold
 
 
 def _constraint_list(constraints: Any) -> list[str]:

@@ -52,6 +52,7 @@ class Evaluation(Displayable):
     probabilistic: Any = None
     held_labels: tuple[Any, ...] = ()  # the classes as the data held them (see ``classes``)
     class_totals: tuple[Any, ...] = ()  # without a confusion matrix: the labels and instances of each class
+    direction: str = "higher"  # "lower": predicted positive iff score <= threshold
 
     # convenient views ---------------------------------------------------------
 

@@ -81,6 +81,7 @@ def evaluate_batches(
     roc_band: bool = False,
     sensitivity_range: tuple[float, float] | None = None,
     constraints: Sequence[str] = (),
+    direction: str = "higher",
     kappa_weights: str | None = None,
     prior: Mapping[Any, float] | Sequence[float] | None = None,
     clip: float | None = None,
@@ -124,6 +125,8 @@ def evaluate_batches(
     confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
     names = dict(names or {})
     fixed = None if labels is None else list(encode_labels({"labels": list(labels)}, labels=list(labels)).labels)
+    if direction != "higher" and kind != "y_score":
+        raise InvalidInput("a direction applies to a score column", field="direction")
     if kind == "y_pred":
         cm = _confusion_of(batches, names, fixed)
         if fixed is None and not allow_disjoint_labels:
@@ -162,7 +165,8 @@ def evaluate_batches(
     result = evaluate_score_counts(summary, all_labels, chosen, why, threshold=threshold, confidence=confidence,
                                  settings=settings, interval=interval, beta=beta, auc_interval=auc_interval,
                                  costs=costs, prevalence=prevalence, fpr_range=fpr_range, lift_depth=lift_depth,
-                                 at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
+                                 at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band,
+                                 sensitivity_range=sensitivity_range, constraints=constraints, direction=direction,
                                  prior=prior, clip=clip, calibration_bins=calibration_bins,
                                  calibration_strategy=calibration_strategy, roc_bins=roc_bins)
     if kind == "y_proba":  # probabilities given as such: no note that scores are read as probabilities
@@ -199,14 +203,20 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
                           calibration_bins: int, calibration_strategy: str, roc_bins: int | None,
                           at_specificity: Sequence[float] = (), at_sensitivity: Sequence[float] = (),
                           roc_band: bool = False, sensitivity_range: tuple[float, float] | None = None,
-                          constraints: Sequence[str] = ()) -> Evaluation:
+                          constraints: Sequence[str] = (), direction: str = "higher") -> Evaluation:
     """The whole evaluation from a two-class score summary whose positive class is ``chosen`` (``why`` it is;
-    options checked by the caller): what every engine (batches, Spark) ends with for scores."""
+    options checked by the caller): what every engine (batches, Spark) ends with for scores. With
+    ``direction`` "lower" (or "auto" choosing it), the summary's scores are negated and every threshold
+    stays in the scores' own units."""
     notes = [f"positive class {chosen!r}: {why}"]
+    low_end, high_end = float(summary.scores[-1]), float(summary.scores[0])  # the scores as given
+    summary, direction = _directed(summary, direction, notes)
+    lower = direction == "lower"
     if isinstance(threshold, str):  # a criterion: chosen on these same data
-        used, note = chosen_threshold(threshold, summary, costs=costs, prevalence=prevalence)
+        used, note = chosen_threshold(threshold, summary, costs=costs, prevalence=prevalence, direction=direction)
         notes.append(note)
-    elif threshold is None and (summary.scores[-1] < 0 or summary.scores[0] > 1):  # not probabilities
+        used = -used if lower else used
+    elif threshold is None and (low_end < 0 or high_end > 1):  # not probabilities
         p = all_labels.index(chosen)
         totals = np.zeros(2, dtype=np.int64)
         totals[p], totals[1 - p] = int(summary.n_positive), int(summary.n_negative)
@@ -217,10 +227,11 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
             summary, ConfusionCounts(all_labels, np.diag(totals)), chosen, notes, confidence=confidence,
             interval=interval, beta=beta, settings=settings, costs=costs, prevalence=prevalence,
             auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth, roc_bins=roc_bins,
-            at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints)
+            at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band,
+            sensitivity_range=sensitivity_range, constraints=constraints, direction=direction)
     else:
-        used = _resolve_threshold(threshold, summary.scores[[-1, 0]])  # decreasing: the ends are min and max
-    cells = counts_at(threshold_counts(summary), np.array([used]))
+        used = _resolve_threshold(threshold, np.array([low_end, high_end]))
+    cells = counts_at(threshold_counts(summary), np.array([-used if lower else used]))
     p = all_labels.index(chosen)
     counts = np.zeros((2, 2), dtype=np.int64)
     counts[p, p], counts[p, 1 - p] = int(cells.tp[0]), int(cells.fn[0])
@@ -228,16 +239,21 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     result = _evaluation(ConfusionCounts(all_labels, counts), chosen, used, confidence, interval, beta, settings,
                          notes, *_label_costs(costs, prevalence, all_labels))
     ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
-                             bootstrap=settings, threshold=used, costs=_as_costs(costs),
+                             bootstrap=settings, threshold=-used if lower else used, costs=_as_costs(costs),
                              deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                              lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
-                             at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints)
+                             at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range,
+                             constraints=constraints, direction=direction)
     probabilistic = None
     notes = list(result.notes)
+    result = replace(result, direction=direction)
     if summary.on_disk:
         notes.append(f"the summary of {len(summary):,} distinct scores was larger than the memory budget: it was "
                      "spilled to temporary files and read back a chunk at a time; every number is exact")
-    if summary.scores[-1] >= 0 and summary.scores[0] <= 1:  # probabilities of the positive class
+    if lower:
+        notes.append("lower scores mean the positive class, so they are not its probabilities: no probabilistic "
+                     "losses or calibration")
+    elif summary.scores[-1] >= 0 and summary.scores[0] <= 1:  # probabilities of the positive class
         probabilistic = analyse_score_counts(summary, prior=prior, clip=clip, bins=calibration_bins,
                                              strategy=calibration_strategy, confidence=confidence)
         notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
@@ -245,6 +261,37 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     else:
         notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
     return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes))
+
+
+def _directed(summary: ScoreCounts, direction: str, notes: list[str]) -> tuple[ScoreCounts, str]:
+    """The summary as the analysis ranks it (negated where lower scores mean the positive class) and the
+    direction, chosen for "auto" as pROC chooses it (from the classes' medians, read off the summary)."""
+    from assay.evaluation.evaluate import DIRECTIONS, LOWER_NOTE, auto_direction_note
+
+    if direction not in DIRECTIONS:
+        raise InvalidInput(f"{direction!r} is not one of {list(DIRECTIONS)}", field="direction")
+    if direction == "higher":
+        return summary, direction
+    if direction == "auto":
+        lower = _median(summary.scores, summary.negatives) > _median(summary.scores, summary.positives)
+        direction = "lower" if lower else "higher"
+        notes.append(auto_direction_note(direction))
+    else:
+        notes.append(LOWER_NOTE)
+    return (summary.negated() if direction == "lower" else summary), direction
+
+
+def _median(scores: np.ndarray, counts: np.ndarray) -> float:
+    """The median of the instances a summary counts (scores decreasing), as R's and numpy's median (the
+    counts and scores of a summary spilled to disk are read whole: two arrays of its length)."""
+    ascending, weights = np.asarray(scores)[::-1], np.asarray(counts)[::-1]
+    cumulative = np.cumsum(weights)
+    n = int(cumulative[-1])
+
+    def at(rank: int) -> float:  # the rank-th smallest, 1-based
+        return float(ascending[np.searchsorted(cumulative, rank)])
+
+    return at((n + 1) // 2) if n % 2 else (at(n // 2) + at(n // 2 + 1)) / 2.0
 
 
 def oriented_summary(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None, positive: Any,

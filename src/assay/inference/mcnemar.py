@@ -59,25 +59,36 @@ class McNemarResult:
     def significant(self, confidence: float) -> bool:
         return bool(self.pvalue < 1.0 - confidence)
 
-    def verdict(self, confidence: float, *, what: str = "the two kinds of error") -> str:
+    def verdict(self, confidence: float, *, what: str = "the two kinds of error", adjusted: float | None = None,
+                adjustment: str | None = None) -> str:
+        """The sentence at ``confidence``; with ``adjusted`` (the p-value adjusted for multiple comparisons,
+        ``adjustment`` saying how, e.g. "after Holm's adjustment for 3 comparisons"), about that p-value."""
         level = f"{confidence:.0%}"
         if self.b + self.c == 0:
             return f"no discordant pairs: the test cannot tell {what} apart"
+        if adjusted is not None:
+            how = adjustment or "after adjustment for multiple comparisons"
+            word = "significant" if adjusted < 1.0 - confidence else "not significant"
+            return f"at {level}, {how}, the difference between {what} is {word} (adjusted {_p(adjusted)})"
         if self.significant(confidence):
             return f"at {level}, the difference between {what} is significant ({_p(self.pvalue)})"
         return f"at {level}, the difference between {what} is not significant ({_p(self.pvalue)})"
 
-    def to_dict(self, confidence: float, *, what: str = "the two kinds of error") -> dict[str, Any]:
+    def to_dict(self, confidence: float, *, what: str = "the two kinds of error", adjusted: float | None = None,
+                adjustment: str | None = None) -> dict[str, Any]:
+        """The test as JSON; with ``adjusted``, its verdict and ``significant`` are those of the adjusted
+        p-value (``pvalue`` stays the test's own)."""
+        significant = self.significant(confidence) if adjusted is None else bool(adjusted < 1.0 - confidence)
         return {
             "statistic": finite_or_none(self.statistic),
             "pvalue": finite_or_none(self.pvalue),
             "ci": None,
             "method": self.method,
-            "verdict": self.verdict(confidence, what=what),
+            "verdict": self.verdict(confidence, what=what, adjusted=adjusted, adjustment=adjustment),
             "df": self.df,
             "b": self.b,
             "c": self.c,
-            "significant": self.significant(confidence),
+            "significant": significant,
         }
 
 

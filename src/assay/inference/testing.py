@@ -34,7 +34,8 @@ def format_level(confidence: float) -> str:
     return f"{confidence * 100:.10g}%"
 
 
-def significance_verdict(what: str, pvalue: float, confidence: float, *, note: str | None = None) -> str:
+def significance_verdict(what: str, pvalue: float, confidence: float, *, note: str | None = None,
+                         adjustment: str | None = None) -> str:
     """The plain sentence of a two-sided test at one confidence level.
 
     Parameters
@@ -44,6 +45,10 @@ def significance_verdict(what: str, pvalue: float, confidence: float, *, note: s
     pvalue : float
         NaN when the test cannot be made; ``note`` then says why.
     confidence : float
+    adjustment : str, optional
+        When ``pvalue`` is adjusted for multiple comparisons, how, e.g.
+        ``"after Holm's adjustment for 3 comparisons"``: said after the level, and
+        the p-value is called "adjusted p".
 
     Returns
     -------
@@ -60,20 +65,24 @@ def significance_verdict(what: str, pvalue: float, confidence: float, *, note: s
     it would be at a confidence below 87.3%
     >>> print(significance_verdict("the difference", 0.014, 0.95))
     at 95%, the difference is significant (p = 0.014); it would not be at a confidence of 98.6% or more
+    >>> print(significance_verdict("the difference", 0.042, 0.95, adjustment="after Holm's adjustment"))
+    at 95%, after Holm's adjustment, the difference is significant (adjusted p = 0.042);
+    it would not be at a confidence of 95.8% or more
     """
-    level = format_level(confidence)
+    lead = f"at {format_level(confidence)}, " + (f"{adjustment}, " if adjustment else "")
     if not pvalue == pvalue:
         reason = f": {note}" if note else ""
-        return f"at {level}, {what} cannot be tested{reason}"
+        return f"{lead}{what} cannot be tested{reason}"
     threshold = 1.0 - pvalue
-    head = f"at {level}, {what} is"
+    head = f"{lead}{what} is"
+    ptext = ("adjusted " if adjustment else "") + format_pvalue(pvalue)
     if pvalue < 1.0 - confidence:
-        sentence = f"{head} significant ({format_pvalue(pvalue)})"
+        sentence = f"{head} significant ({ptext})"
         if pvalue >= 0.001:
             above = math.ceil(threshold * 1000.0 - 1e-9) / 10.0
             sentence += f"; it would not be at a confidence of {above:.1f}% or more"
         return sentence
-    sentence = f"{head} not significant ({format_pvalue(pvalue)})"
+    sentence = f"{head} not significant ({ptext})"
     below = math.floor(threshold * 1000.0 + 1e-9) / 10.0
     if below > 0:
         sentence += f"; it would be at a confidence below {below:.1f}%"
@@ -114,23 +123,39 @@ class TwoSidedTest:
         """The interval at another confidence level (by default none beyond the one computed)."""
         return self.ci if confidence == self.confidence else None
 
-    def verdict(self, confidence: float | None = None, *, what: str | None = None) -> str:
+    def verdict(self, confidence: float | None = None, *, what: str | None = None, adjusted: float | None = None,
+                adjustment: str | None = None) -> str:
+        """The sentence at ``confidence``; with ``adjusted`` (a p-value adjusted for multiple comparisons,
+        ``adjustment`` saying how), about that p-value instead of the test's own."""
         confidence = self.confidence if confidence is None else confidence
+        if adjusted is not None:
+            return significance_verdict(what or self.subject(), adjusted, confidence, note=self.note,
+                                        adjustment=adjustment or "after adjustment for multiple comparisons")
         return significance_verdict(what or self.subject(), self.pvalue, confidence, note=self.note)
 
     def statistic_value(self) -> float:
         return self.statistic
 
-    def common_dict(self, confidence: float | None = None, *, what: str | None = None) -> dict[str, Any]:
-        """The keys every test has: statistic, pvalue, ci, method, verdict, significant, threshold_confidence."""
+    def common_dict(self, confidence: float | None = None, *, what: str | None = None,
+                    adjusted: float | None = None, adjustment: str | None = None) -> dict[str, Any]:
+        """The keys every test has: statistic, pvalue, ci, method, verdict, significant, threshold_confidence.
+
+        With ``adjusted``, a p-value adjusted for multiple comparisons (``adjustment`` says how), the
+        verdict, ``significant`` and ``threshold_confidence`` are those of the adjusted p-value; ``pvalue``
+        stays the test's own.
+        """
         confidence = self.confidence if confidence is None else validate_confidence(confidence)
         ci = self.ci if confidence == self.confidence else self.interval(confidence)
+        if adjusted is None:
+            significant, threshold = self.significant(confidence), self.threshold_confidence
+        else:
+            significant, threshold = bool(adjusted < 1.0 - confidence), 1.0 - adjusted
         return {
             "statistic": finite_or_none(self.statistic_value()),
             "pvalue": finite_or_none(self.pvalue),
             "ci": ci.to_list() if ci is not None else None,
             "method": self.method,
-            "verdict": self.verdict(confidence, what=what),
-            "significant": self.significant(confidence),
-            "threshold_confidence": finite_or_none(self.threshold_confidence),
+            "verdict": self.verdict(confidence, what=what, adjusted=adjusted, adjustment=adjustment),
+            "significant": significant,
+            "threshold_confidence": finite_or_none(threshold),
         }

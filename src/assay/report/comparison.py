@@ -1,4 +1,9 @@
-"""What ``assay compare`` shows: both models side by side, the tests, the verdicts."""
+"""What ``assay compare`` shows: the models side by side, the tests, the verdicts.
+
+With more than two models: Cochran's Q, then one row per pair (McNemar's p-value and its Holm-adjusted
+value, the accuracy difference with its interval, DeLong's p-values when both models give scores), and the
+pairs that differ in plain words.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +12,27 @@ from typing import Any
 from assay.report.document import Block, Heading, Paragraph, Table
 from assay.report.format import estimate_cell, level_text, pvalue_text
 
-__all__ = ["comparison_document"]
+__all__ = ["comparison_document", "comparison_headline"]
 
 TITLES = {
     "mcnemar": "McNemar (instances where exactly one is right)",
     "accuracy_difference": "Paired bootstrap: accuracy A - B",
     "delong": "DeLong: ROC AUC A - B",
     "difference": "Difference of error rates e_B - e_A (independent test sets)",
+    "cochran_q": "Cochran's Q (equal accuracies of all the models)",
 }
+
+
+def comparison_headline(c: Any) -> str:
+    """ "tree vs forest · paired: the same instances"."""
+    kind = "paired: the same instances" if c.paired else "unpaired: independent test sets"
+    return f"{' vs '.join(c.names)} · {kind}"
 
 
 def comparison_document(c: Any) -> list[Block]:
     level = level_text(c.confidence)
     blocks: list[Block] = [Heading("assay compare", 1)]
-    kind = "paired: the same instances" if c.paired else "unpaired: independent test sets"
-    blocks.append(Paragraph(f"{c.names[0]} vs {c.names[1]} · {kind}", "strong"))
+    blocks.append(Paragraph(comparison_headline(c), "strong"))
     for i, source in enumerate(c.sources):
         if source.get("file"):
             blocks.append(Paragraph(f"{c.names[i]}: {source['file']}", "muted"))
@@ -48,7 +59,78 @@ def comparison_document(c: Any) -> list[Block]:
         verdicts.append(d["verdict"])
     blocks.append(Heading("Tests"))
     blocks.append(Table(["Test", "Statistic", "Difference", f"{level} CI", "p-value"], rows, align="lrrrr"))
+    if c.pairwise:
+        blocks.extend(_pairwise_table(c, level))
+        verdicts.extend(_pairwise_words(c, level))
     blocks.append(Heading("In words"))
     for v in verdicts:
         blocks.append(Paragraph(v[0].upper() + v[1:] + ("" if v.endswith(".") else ".")))
     return blocks
+
+
+def _pairwise_table(c: Any, level: str) -> list[Block]:
+    delong = any("delong" in p.tests for p in c.pairwise)
+    header = ["Pair", "McNemar p", "Holm", f"Accuracy difference ({level} CI)"]
+    if delong:
+        header += ["DeLong p", "Holm"]
+    rows = []
+    for p in c.pairwise:
+        diff = p.tests["accuracy_difference"]
+        ci = diff.ci
+        cell = "—" if diff.difference != diff.difference else f"{diff.difference:+.4f}"
+        if ci is not None:
+            cell += f" ({ci.low:+.4f} – {ci.high:+.4f})"
+        row = [" vs ".join(p.names), pvalue_text(p.tests["mcnemar"].pvalue), pvalue_text(p.adjusted.get("mcnemar")),
+               cell]
+        if delong:
+            row += ["—", "—"] if "delong" not in p.tests else \
+                [pvalue_text(p.tests["delong"].pvalue), pvalue_text(p.adjusted.get("delong"))]
+        rows.append(row)
+    sizes = {name: n for p in c.pairwise for name, n in p.family.items()}
+    families = [f"McNemar's for {sizes['mcnemar']}"]
+    if "delong" in sizes:
+        families.append(f"DeLong's for {sizes['delong']}")
+    caption = (f"Holm: the p-value adjusted by Holm's method for multiple comparisons ({', '.join(families)}); "
+               "accuracy difference: the first model's minus the second's")
+    return [Heading("Pairs"), Table(header, rows, align="l" + "r" * (len(header) - 1)), Paragraph(caption, "muted")]
+
+
+def _pairwise_words(c: Any, level: str) -> list[str]:
+    """One sentence per family of adjusted tests: which pairs differ, which do not."""
+    out = []
+    for name, test, what in (("mcnemar", "McNemar's test", "the error rates"),
+                             ("delong", "DeLong's test", "the AUCs")):
+        pairs = [p for p in c.pairwise if name in p.tests]
+        if not pairs:
+            continue
+        differ, same, untested = [], [], []
+        for p in pairs:
+            adjusted = p.adjusted[name]
+            pair = " vs ".join(p.names)
+            if adjusted != adjusted:
+                untested.append(pair)
+            elif adjusted < 1.0 - c.confidence:
+                differ.append(pair)
+            else:
+                same.append(pair)
+        if not (differ or same):
+            out.append(f"{test} cannot compare {what} of any pair")
+            continue
+        size = pairs[0].family[name]
+        head = f"at {level}, after Holm's adjustment for {size} comparison{'' if size == 1 else 's'}, {test} finds " \
+               f"{what}"
+        every = "every pair" + (" it can test" if untested else "")
+        if not same:
+            sentence = f"{head} significantly different for {every}"
+        elif not differ:
+            sentence = f"{head} not significantly different for any pair" + (" it can test" if untested else "")
+        else:
+            sentence = f"{head} significantly different for {_join(differ)}, and not for {_join(same)}"
+        if untested:
+            sentence += f" (it cannot test {_join(untested)})"
+        out.append(sentence)
+    return out
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

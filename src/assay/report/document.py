@@ -118,7 +118,7 @@ def _headline(ev: Evaluation) -> str:
     if ev.positive is not None:
         text += f" · positive class {ev.positive!r}"
     if ev.threshold is not None:
-        text += f" · predicted positive iff score >= {ev.threshold:g}"
+        text += f" · predicted positive iff score {'<=' if ev.direction == 'lower' else '>='} {ev.threshold:g}"
     elif not ev.thresholded:
         text += " · no threshold"
     return text

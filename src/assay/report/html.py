@@ -321,7 +321,11 @@ def _folds_chart(validation: Any) -> Chart:
 
 
 def _explorer_thresholds(ranking: Any) -> tuple[np.ndarray, bool]:
-    distinct = np.sort(np.asarray(ranking.summary.scores, dtype=float))
+    """The thresholds the explorer holds, ascending, in the scores' own units, with the one that predicts
+    nothing positive (+inf; -inf where lower scores mean the positive class) at the end that has it."""
+    lower = getattr(ranking, "direction", "higher") == "lower"
+    distinct = np.sort(-np.asarray(ranking.summary.scores, dtype=float) if lower
+                       else np.asarray(ranking.summary.scores, dtype=float))
     exact = len(distinct) <= EXPLORER_THRESHOLDS and ranking.drawn_from is None
     if exact:
         chosen = distinct
@@ -331,6 +335,8 @@ def _explorer_thresholds(ranking: Any) -> tuple[np.ndarray, bool]:
         if ranking.operating_point is not None:
             extra.append(ranking.operating_point.threshold)
         chosen = np.unique(np.concatenate([distinct[idx], [e for e in extra if math.isfinite(e)]]))
+    if lower:
+        return np.concatenate([[-np.inf], chosen]), exact
     return np.concatenate([chosen, [np.inf]]), exact
 
 
@@ -341,7 +347,10 @@ def _explorer_data(ranking: Any, roc: Chart, pr: Chart, key: str, positive_first
     precision = np.asarray(table["precision"], dtype=float)
     start = 0
     if ranking.operating_point is not None:
-        start = int(np.searchsorted(thresholds, ranking.operating_point.threshold, side="left"))
+        if getattr(ranking, "direction", "higher") == "lower":  # the last held threshold at or below it
+            start = max(int(np.searchsorted(thresholds, ranking.operating_point.threshold, side="right")) - 1, 0)
+        else:  # the first held threshold at or above it
+            start = int(np.searchsorted(thresholds, ranking.operating_point.threshold, side="left"))
         start = min(start, len(thresholds) - 1)
     labels = ranking.summary.labels
     return {
@@ -351,6 +360,7 @@ def _explorer_data(ranking: Any, roc: Chart, pr: Chart, key: str, positive_first
         "negative": labels[0],
         "positive": labels[1],
         "positive_first": bool(positive_first),
+        "lower": getattr(ranking, "direction", "higher") == "lower",
         "thresholds": _finite(thresholds),
         "rows": columns,
         "roc": {"cx": _finite(roc.px(table["fpr"]), 2), "cy": _finite(roc.py(table["recall"]), 2)},
@@ -387,7 +397,7 @@ def _explorer(data: dict[str, Any]) -> Markup:
 <section class="explorer" data-explorer="{key}">
   <h3>Threshold explorer</h3>
   <p class="muted">{note}. Use the slider (or the arrow keys on it), or type a threshold and press Enter;
-  predicted {pos} iff score &gt;= threshold.</p>
+  predicted {pos} iff score {op} threshold.</p>
   <div class="controls">
     <label for="threshold-slider-{key}">threshold</label>
     <input type="range" id="threshold-slider-{key}" class="threshold-slider" min="0" max="{last}" step="1"
@@ -403,7 +413,8 @@ def _explorer(data: dict[str, Any]) -> Markup:
     </table>
     <table class="explorer-metrics" id="explorer-metrics-{key}"><tbody>{rows}</tbody></table>
   </div>
-</section>''').format(key=key, note=note, pos=data["positive"], head=head, body=body, last=n - 1,
+</section>''').format(key=key, note=note, pos=data["positive"], op=Markup("&lt;=" if data["lower"] else "&gt;="),
+                      head=head, body=body, last=n - 1,
                       start=data["start"], rows=rows)
 
 
@@ -428,7 +439,7 @@ def _evaluation_sections(ev: Any, *, key: str, explorers: list[dict[str, Any]] |
 
     parts = [Markup("<h2>Confusion matrix</h2>"),
              _heatmap(ev.labels, ev.confusion.counts, ev.analysis.matrices,
-                      table_id=f"confusion-{key}" if key != "0" else "confusion")]
+                      table_id=f"confusion-{key}" if key != "0" else "confusion")] if ev.thresholded else []
     ranking = ev.ranking
     charts = []
     if ranking is not None and hasattr(ranking, "roc"):
@@ -542,7 +553,7 @@ def _validation_contents(v: Any, explorers: list[dict[str, Any]] | None) -> _Con
 
 
 def _comparison_contents(c: Any, explorers: list[dict[str, Any]] | None) -> _Contents:
-    from assay.report.comparison import comparison_document
+    from assay.report.comparison import comparison_document, comparison_headline
 
     _, sections = split_prelude(comparison_document(c))
     parts = [render_blocks_html(sections)]
@@ -554,6 +565,5 @@ def _comparison_contents(c: Any, explorers: list[dict[str, Any]] | None) -> _Con
     for i, (name, r) in enumerate(zip(c.names, c.reports, strict=True)):
         parts.append(Markup('<details class="model"><summary><h2>{}</h2></summary>{}</details>').format(
             name, _evaluation_sections(r, key=str(i), explorers=explorers)))
-    kind = "paired: the same instances" if c.paired else "unpaired: independent test sets"
-    return _Contents("assay compare", f"{c.names[0]} vs {c.names[1]} · {kind}", list(c.notes),
+    return _Contents("assay compare", comparison_headline(c), list(c.notes),
                      Markup("\n").join(parts), explorers, "compare")

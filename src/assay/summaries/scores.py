@@ -382,6 +382,20 @@ class ScoreCounts:
 
         return is_on_disk(self.scores)
 
+    def negated(self) -> ScoreCounts:
+        """The summary of the negated scores: for scores where lower values mean the positive class (a
+        summary spilled to disk is negated to disk, a chunk at a time).
+
+        >>> ScoreCounts.from_arrays([True, False], [0.2, 0.9]).negated().scores.tolist()
+        [-0.2, -0.9]
+        """
+        if self.on_disk:
+            from assay.summaries.spill import negated_on_disk
+
+            return negated_on_disk(self)
+        return ScoreCounts(-np.asarray(self.scores)[::-1] + 0.0, np.asarray(self.positives)[::-1].copy(),
+                           np.asarray(self.negatives)[::-1].copy(), self.labels)
+
     def binned(self, bins: int) -> ScoreCounts:
         """The counts in about ``bins`` groups of consecutive distinct scores, each at its highest score.
 

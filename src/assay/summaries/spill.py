@@ -250,3 +250,34 @@ class MergeTree:
         for run in self.runs:
             run.close()
         self.runs = []
+
+
+def negated_on_disk(summary: ScoreCounts, directory: str | None = None) -> ScoreCounts:
+    """The summary of the negated scores of a summary mapped from disk, written to disk a chunk at a time
+    from its end (its lowest scores become the highest), with its cumulative counts, as :func:`merge_runs`
+    leaves a summary: memory holds a chunk."""
+    n = len(summary)
+    count_dtype = np.asarray(summary.positives[:0]).dtype
+    files = [tempfile.TemporaryFile(prefix="assay-summary-", dir=directory) for _ in range(5)]
+    tp_total = count_dtype.type(0)
+    fp_total = count_dtype.type(0)
+    for stop in range(n, 0, -CHUNK):
+        start = max(0, stop - CHUNK)
+        scores = -np.asarray(summary.scores[start:stop], dtype=np.float64)[::-1] + 0.0
+        pos = np.asarray(summary.positives[start:stop])[::-1].astype(count_dtype)
+        neg = np.asarray(summary.negatives[start:stop])[::-1].astype(count_dtype)
+        release(summary.scores, summary.positives, summary.negatives)
+        tp = np.cumsum(pos, dtype=count_dtype) + tp_total
+        fp = np.cumsum(neg, dtype=count_dtype) + fp_total
+        tp_total, fp_total = tp[-1], fp[-1]
+        for f, a in zip(files, (scores, pos, neg, tp, fp)):
+            a.tofile(f)
+    arrays = []
+    for f, dtype in zip(files, (np.float64, count_dtype, count_dtype, count_dtype, count_dtype)):
+        f.flush()
+        arrays.append(np.memmap(f, dtype=dtype, mode="r", shape=(n,)))
+        f.close()
+    scores, pos, neg, tp, fp = arrays
+    negated = ScoreCounts(scores, pos, neg, summary.labels)
+    object.__setattr__(negated, "_threshold_counts", ThresholdCounts(negated.scores, tp, fp, tp_total, fp_total))
+    return negated

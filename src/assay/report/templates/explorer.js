@@ -27,8 +27,9 @@
       var t = ex.thresholds[i];
       // the report's threshold as it was given (0.5), which the held threshold at or above it stands for
       box.value = (ex.given && i === ex.given.index) ? ex.given.text : (t === null ? "" : String(t));
-      slider.setAttribute("aria-valuetext", t === null ? "above every score" : "threshold " + t);
-      note.textContent = message || (t === null ? "above every score: nothing is predicted " + ex.positive : "");
+      var beyond = ex.lower ? "below every score" : "above every score";
+      slider.setAttribute("aria-valuetext", t === null ? beyond : "threshold " + t);
+      note.textContent = message || (t === null ? beyond + ": nothing is predicted " + ex.positive : "");
       ["tp", "fp", "fn", "tn"].forEach(function (c) {
         matrix.querySelector('[data-cell="' + c + '"]').textContent = ex.rows[c][i].toLocaleString("en");
       });
@@ -47,11 +48,20 @@
       }
     }
 
-    // a typed threshold: the first held threshold at or above it (positive iff score >= threshold)
+    // a typed threshold: the first held threshold at or above it (positive iff score >= threshold), or
+    // where lower scores mean the positive class, the last at or below it (positive iff score <= threshold)
     function fromBox() {
       var t = parseFloat(box.value);
       if (isNaN(t)) { return; }
       var i = 0;
+      if (ex.lower) {
+        i = last;
+        while (i > 0 && (ex.thresholds[i] === null || ex.thresholds[i] > t)) { i -= 1; }
+        if (ex.exact) { show(i); return; }
+        var k = (i < last && ex.thresholds[i] !== null && ex.thresholds[i + 1] - t < t - ex.thresholds[i]) ? i + 1 : i;
+        show(k, "moved to the nearest held threshold");
+        return;
+      }
       while (i < last && ex.thresholds[i] < t) { i += 1; }
       if (ex.exact) { show(i); return; }
       var j = (i > 0 && (ex.thresholds[i] === null || t - ex.thresholds[i - 1] < ex.thresholds[i] - t)) ? i - 1 : i;
