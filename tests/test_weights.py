@@ -251,3 +251,21 @@ def test_cli_weight_with_a_confusion_matrix_is_refused(tmp_path, capsys):
     result = run_cli(capsys, "report", "--confusion", str(matrix), "--weight", "w")
     assert result.exit_code == 2
     assert "--weight applies to a FILE of predictions" in result.error
+
+
+def test_regression_frequency_weights(tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    a = rng.normal(size=30)
+    p = a + rng.normal(scale=0.3, size=30)
+    w = rng.integers(0, 4, 30)
+    got = assay.evaluate_regression(a, p, sample_weight=w, bootstrap=200)
+    want = assay.evaluate_regression(np.repeat(a, w), np.repeat(p, w), bootstrap=200)
+    assert got.to_dict() == want.to_dict()
+    with pytest.raises(InvalidInput, match="not a whole number"):
+        assay.evaluate_regression(a, p, sample_weight=w + 0.5)
+    path = tmp_path / "r.csv"
+    path.write_text("a,p,w\n" + "".join(f"{x},{y},{z}\n" for x, y, z in zip(a, p, w)))
+    status, out, err = main(["report", str(path), "--truth", "a", "--pred", "p", "--weight", "w", "--format", "json",
+                             "--bootstrap", "200"]), *capsys.readouterr()
+    assert status == 0, err
+    assert json.loads(out)["metrics"]["mse"]["value"] == pytest.approx(got["mse"].value, rel=1e-12)

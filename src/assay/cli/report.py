@@ -284,12 +284,10 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         if task != "classification" and pred:
             regression = _regression_if_numeric(data, task)
             if regression is not None:
-                if weight:
-                    raise UserError("--weight covers classification reports; numeric predictions take none yet")
                 if html or plots:
                     option = "--html" if html else "--plots"
                     raise UserError(f"{option} covers classification reports; numeric predictions have none yet")
-                _report_regression(data, regression, confidence, bootstrap, seed, fmt, output)
+                _report_regression(data, regression, confidence, bootstrap, seed, fmt, output, weight)
                 return
         elif task == "regression":
             raise UserError("--task regression compares --truth with --pred (numeric predictions)")
@@ -402,7 +400,7 @@ def _regression_if_numeric(data: Any, task: str) -> str | None:
 
 
 def _report_regression(data: Any, reason: str, confidence: float, bootstrap: int, seed: int, fmt: str,
-                       output: str | None) -> None:
+                       output: str | None, weight: str | None = None) -> None:
     from assay.evaluation.regression import evaluate_regression
     from assay.report.document import regression_document
     from assay.report.markdown import render_blocks_markdown
@@ -410,9 +408,9 @@ def _report_regression(data: Any, reason: str, confidence: float, bootstrap: int
 
     try:
         result = evaluate_regression(data.truth, data.kwargs["y_pred"], confidence=confidence, bootstrap=bootstrap,
-                                     seed=seed)
+                                     seed=seed, sample_weight=data.extra[weight] if weight else None)
     except InvalidInput as e:
-        raise fail(e, {**NAMES, **data.names}) from None
+        raise fail(e, {**NAMES, **data.names, "sample_weight": f"column {weight!r}"}) from None
     result = replace(result, source={k: v for k, v in data.source.items() if k in ("file", "truth", "pred")},
                      notes=(f"numeric predictions: {reason}",) + tuple(result.notes))
     render(result, fmt, output,

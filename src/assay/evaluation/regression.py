@@ -139,6 +139,7 @@ def evaluate_regression(
     confidence: float = 0.95,
     bootstrap: int = 2000,
     seed: int = 0,
+    sample_weight: Any = None,
 ) -> RegressionEvaluation:
     """Evaluate numeric predictions: every error of seed 002 with a bootstrap interval.
 
@@ -157,6 +158,10 @@ def evaluate_regression(
         cost proportionally less.
     seed : int, default 0
         Seed of the bootstrap: the same seed gives the same intervals.
+    sample_weight : array-like of shape (n,), optional
+        Whole numbers: frequency weights, each instance counted that many times (as if
+        the rows were repeated, intervals included). Weights that are not whole numbers
+        are refused here: the bootstrap resamples instances, which needs counts.
 
     Returns
     -------
@@ -216,6 +221,19 @@ def evaluate_regression(
     p = as_scores(y_pred, "y_pred").astype(np.float64, copy=False)
     if len(p) != len(a):
         raise InvalidInput(f"has {len(p)} values but y_true has {len(a)}", field="y_pred")
+    if sample_weight is not None:
+        from assay.evaluation.evaluate import MAX_REPEATED, check_weights
+
+        w = check_weights(sample_weight, len(a))
+        if not bool(np.all(w == np.floor(w))):
+            row = int(np.flatnonzero(w != np.floor(w))[0])
+            raise InvalidInput(f"{w[row]:g} is not a whole number: numeric predictions take frequency weights "
+                               "(each instance counted that many times)", field="sample_weight", row=row)
+        if float(w.sum()) > MAX_REPEATED:
+            raise InvalidInput(f"the weights total {float(w.sum()):,.0f}, more than the {MAX_REPEATED:,} instances "
+                               "the bootstrap of numeric predictions resamples", field="sample_weight")
+        times = w.astype(np.int64)
+        a, p = np.repeat(a, times), np.repeat(p, times)
     if len(a) < 2:
         raise InvalidInput(f"has {len(a)} value{'s' if len(a) != 1 else ''}; at least 2 instances are needed",
                            field="y_true")
