@@ -85,7 +85,11 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @click.option("--name", "names", multiple=True, metavar="NAME",
               help="The models' names, one --name per model in order (default: the file names, or the columns of "
                    "one file).")
-@click.option("--unpaired", is_flag=True, help="The two files are independent test sets (the difference of two error rates, Mitchell ch. 5).")
+@click.option("--unpaired", is_flag=True,
+              help="The two files are independent test sets (the difference of two error rates, Mitchell ch. 5; "
+                   "with scores, the unpaired test of the AUCs, as pROC's roc.test(paired = FALSE)).")
+@click.option("--auc-test", type=click.Choice(["delong", "bootstrap"]), default="delong", show_default=True,
+              help="With --unpaired and scores: DeLong's test of the two AUCs, or the bootstrap's.")
 @click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
 @click.option("--threshold", type=float, metavar="T", help="Positive iff score >= T (default 0.5).")
 @click.option("--confidence", type=float, default=0.95, show_default=True)
@@ -95,7 +99,7 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @output_options
 def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],
             proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None,
-            names: tuple[str, ...], unpaired: bool, positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
+            names: tuple[str, ...], unpaired: bool, auc_test: str, positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
             seed: int, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two or more classifiers' predictions: is one really better?
 
@@ -116,6 +120,7 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
       assay compare tree.csv bayes.csv --truth truth --pred predicted
       assay compare tree.csv bayes.csv --truth y --score p --id id --format json
       assay compare lab.csv field.csv --truth y --pred yhat --unpaired
+      assay compare cohort1.csv cohort2.csv --truth outcome --score marker --unpaired
       assay compare preds.csv --truth y --score p_forest --score p_logistic
       assay compare preds.csv --truth y --pred tree --pred forest --pred knn
       assay compare tree.csv forest.csv knn.csv --truth y --pred predicted --id id
@@ -168,7 +173,11 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
                 shared = e.field in names_map  # an option of both models: not one model's mistake
                 message = e.describe(names={**names_map, **d.names}, one_based=True)
                 raise UserError(message if shared else f"{name}: {message}") from None
-        result = compare_unpaired(reports[0], reports[1], names=model_names, confidence=confidence)
+        try:
+            result = compare_unpaired(reports[0], reports[1], names=model_names, confidence=confidence,
+                                      auc_test=auc_test, bootstrap=bootstrap, seed=seed)
+        except InvalidInput as e:
+            raise UserError(e.describe(names=names_map, one_based=True)) from None
     else:
         for j in range(1, len(data)):  # every file's instances in the first one's order
             _align(data[0], data[j], id_column, (model_names[0], model_names[j]))

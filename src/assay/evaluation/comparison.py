@@ -210,7 +210,8 @@ def compare(
     prepared, preds, reports = [], [], []
     for spec, name in zip(specs, names, strict=True):
         try:
-            prep, pred, _ = predictions(y_true, labels=labels, positive=positive, threshold=threshold, **spec)
+            prep, pred, _ = predictions(y_true, labels=labels, positive=positive, threshold=threshold,
+                                        allow_no_threshold=True, **spec)
             reports.append(evaluate(y_true, labels=labels, positive=positive, threshold=threshold,
                                     confidence=confidence, bootstrap=bootstrap, seed=seed, **spec))
         except InvalidInput as e:
@@ -227,27 +228,32 @@ def compare(
                                f"{list(prep.labels)}", field="labels")
     truth = first.true_codes
     k = len(first.labels)
+    ranked_only = any(pred is None for pred in preds)  # scores without a threshold: DeLong's test alone
+    if ranked_only and any(p.scores is None for p in prepared):
+        raise InvalidInput("some models give scores without a threshold and others do not: compare them at a "
+                           "threshold ({option:threshold}), or give every model as scores for DeLong's test alone",
+                           field="threshold")
     scored = [p for p in prepared if p.scores is not None]
     positive_code = scored[0].labels.index(scored[0].positive) if scored else None
     options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
     sources = tuple({} for _ in names)
     if len(names) == 2:
         tests, discordant = _pair_tests(truth, k, preds, [p.scores for p in prepared], positive_code, **options)
-        notes = []
-        if discordant < 25:
+        notes = [RANKED_ONLY] if ranked_only else []
+        if discordant is not None and discordant < 25:
             notes.append(f"only {discordant} instance(s) have exactly one model right: McNemar's exact binomial "
                          "test is used")
         return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources)
     from assay.inference.cochran import cochran_q
     from assay.inference.multiple import holm
 
-    tests = {"cochran_q": cochran_q(np.column_stack([pred == truth for pred in preds]))}
+    tests = {} if ranked_only else {"cochran_q": cochran_q(np.column_stack([pred == truth for pred in preds]))}
     pairs, exact = [], []
     for i, j in combinations(range(len(names)), 2):
         pair_tests, discordant = _pair_tests(truth, k, [preds[i], preds[j]],
                                              [prepared[i].scores, prepared[j].scores], positive_code, **options)
         pairs.append(((names[i], names[j]), pair_tests))
-        if discordant < 25:
+        if discordant is not None and discordant < 25:
             exact.append(f"{names[i]} vs {names[j]} ({discordant})")
     adjusted: list[dict[str, float]] = [{} for _ in pairs]
     family: dict[str, int] = {}
@@ -260,10 +266,17 @@ def compare(
     pairwise = tuple(PairComparison(pair, t, adj, {n: family[n] for n in adj})
                      for (pair, t), adj in zip(pairs, adjusted, strict=True))
     notes = [_holm_note(len(pairs), family.get("delong", 0), any("delong" in t for _, t in pairs))]
+    if ranked_only:
+        notes = [RANKED_ONLY, f"p-values of the pairwise DeLong tests adjusted by Holm's method for "
+                              f"{_plural(len(pairs), 'comparison')}; the verdicts use the adjusted p-values"]
     if exact:
         notes.append("McNemar's exact binomial test is used for the pairs that fewer than 25 instances tell apart "
                      "(exactly one of the two right): " + ", ".join(exact))
     return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources, pairwise)
+
+
+RANKED_ONLY = ("scores without a threshold: the models are compared by DeLong's test of their AUCs alone "
+               "(McNemar's test and the accuracy difference need predicted labels: give a threshold)")
 
 
 def _holm_note(n_pairs: int, n_delong: int, any_delong: bool) -> str:
@@ -276,19 +289,21 @@ def _holm_note(n_pairs: int, n_delong: int, any_delong: bool) -> str:
 
 def _pair_tests(truth: np.ndarray, k: int, preds: list[np.ndarray], scores: list[np.ndarray | None],
                 positive_code: int | None, *, confidence: float, bootstrap: int, seed: int
-                ) -> tuple[dict[str, Any], int]:
+                ) -> tuple[dict[str, Any], int | None]:
     """The tests between two models on the same instances, and how many instances only one gets right."""
     from assay.inference.mcnemar import mcnemar, paired_table
     from assay.inference.paired_bootstrap import paired_bootstrap
     from assay.metrics.confusion import accuracy
 
     pred_a, pred_b = preds
-    table = paired_table(pred_a == truth, pred_b == truth)
-    discordant = int(table[0, 1] + table[1, 0])
     tests: dict[str, Any] = {}
-    tests["mcnemar"] = mcnemar(table, method="exact" if discordant < 25 else "chi2-corrected")
-    tests["accuracy_difference"] = paired_bootstrap(truth, pred_a, pred_b, k, accuracy, confidence=confidence,
-                                                    resamples=bootstrap, seed=seed)
+    discordant = None
+    if pred_a is not None and pred_b is not None:
+        table = paired_table(pred_a == truth, pred_b == truth)
+        discordant = int(table[0, 1] + table[1, 0])
+        tests["mcnemar"] = mcnemar(table, method="exact" if discordant < 25 else "chi2-corrected")
+        tests["accuracy_difference"] = paired_bootstrap(truth, pred_a, pred_b, k, accuracy, confidence=confidence,
+                                                        resamples=bootstrap, seed=seed)
     if scores[0] is not None and scores[1] is not None and positive_code is not None:
         from assay.inference.roc_compare import delong_test
 
@@ -364,13 +379,19 @@ def _shared_labels(y_true: Any, specs: list[dict[str, Any]], names: tuple[str, .
 
 
 def compare_unpaired(
-    a: Evaluation, b: Evaluation, *, names: tuple[str, str] = ("A", "B"), confidence: float = 0.95
+    a: Evaluation, b: Evaluation, *, names: tuple[str, str] = ("A", "B"), confidence: float = 0.95,
+    auc_test: str = "delong", bootstrap: int = 2000, seed: int = 0,
 ) -> Comparison:
-    """Compare two classifiers evaluated on independent test sets (seed 004).
+    """Compare two classifiers evaluated on independent test sets (Mitchell 1997, ch. 5).
 
     The interval of the difference of their error rates (e_B - e_A), its two-sided
-    p-value, and the confidence below which it would be significant.
+    p-value, and the confidence below which it would be significant. When both give
+    two-class scores, the test of their AUCs on different instances too, as pROC's
+    unpaired ``roc.test``: DeLong's (``auc_test="delong"``, test ``delong_unpaired``) or
+    the bootstrap's (``"bootstrap"``, ``auc_bootstrap_unpaired``, ``bootstrap`` resamples).
+    Scores without a threshold have no error rate: their AUCs alone are compared.
     """
+    from assay.checks import check_resamples, check_seed
     from assay.inference.difference import error_difference_from_counts
 
     confidence = check_confidence(confidence)
@@ -378,10 +399,29 @@ def compare_unpaired(
     for r, field_name in ((a, "a"), (b, "b")):
         if not isinstance(r, Evaluation):
             raise InvalidInput(f"expected the result of assay.evaluate(), got {type(r).__name__}", field=field_name)
-    errors = [int(r.confusion.n - np.trace(r.confusion.counts)) for r in (a, b)]
-    diff = error_difference_from_counts(errors[0], a.n, errors[1], b.n, confidence=confidence)
-    return Comparison(tuple(names), (a, b), {"difference": diff}, False, confidence,
-                      ("independent test sets: the difference of the error rates (Mitchell 1997, ch. 5), e_B - e_A",))
+    if auc_test not in ("delong", "bootstrap"):
+        raise InvalidInput(f"{auc_test!r} is not one of ['delong', 'bootstrap']", field="auc_test")
+    tests: dict[str, Any] = {}
+    notes = []
+    if a.thresholded and b.thresholded and not (a.weighted or b.weighted):
+        errors = [int(r.confusion.n - np.trace(r.confusion.counts)) for r in (a, b)]
+        tests["difference"] = error_difference_from_counts(errors[0], a.n, errors[1], b.n, confidence=confidence)
+        notes.append("independent test sets: the difference of the error rates (Mitchell 1997, ch. 5), e_B - e_A")
+    else:
+        notes.append("independent test sets: scores without a threshold have no error rate; their AUCs are compared")
+    ranked = [getattr(r.ranking, "summary", None) if r.ranking is not None else None for r in (a, b)]
+    if all(s is not None for s in ranked) and a.positive is not None and b.positive is not None:
+        from assay.inference.roc_compare import unpaired_auc_test
+
+        key = "delong_unpaired" if auc_test == "delong" else "auc_bootstrap_unpaired"
+        tests[key] = unpaired_auc_test(ranked[0], ranked[1], method=auc_test, confidence=confidence,
+                                       resamples=check_resamples(bootstrap), seed=check_seed(seed))
+        notes.append("the AUCs on different instances: " + (
+            "DeLong's test for two unpaired ROC curves (as pROC's roc.test(paired = FALSE)), Student's t with "
+            "Welch's degrees of freedom" if auc_test == "delong" else
+            "the bootstrap test for two unpaired ROC curves (as pROC's roc.test(method = \"bootstrap\")), each "
+            "curve resampled on its own") + ", AUC_A - AUC_B")
+    return Comparison(tuple(names), (a, b), tests, False, confidence, tuple(notes))
 
 
 def _check_names(names: Any, m: int = 2) -> tuple[str, ...]:

@@ -218,3 +218,108 @@ def delong_test(is_positive: Any, scores1: Any, scores2: Any, *, confidence: flo
     ci = ConfidenceInterval(max(d - half, -1.0), min(d + half, 1.0))
     return DeLongTestResult(auc1, auc2, d, se, z, float(normal_two_sided_p(z)), confidence, ci,
                             n_pos, n_neg, correlation)
+
+
+@dataclass(frozen=True)
+class UnpairedAUCTestResult(TwoSidedTest):
+    """Two AUCs measured on different instances, their difference auc1 - auc2 and its test.
+
+    DeLong's (as pROC's unpaired ``roc.test``): D = (A1 - A2) / sqrt(V1 + V2) with each AUC's DeLong
+    variance, referred to Student's t with Welch's degrees of freedom, df = (V1 + V2)^2 / (V1^2 / (n1 - 1) +
+    V2^2 / (n2 - 1)), n the instances of each curve. The bootstrap's (pROC's ``method="bootstrap"``):
+    D = (A1 - A2) / s, s the standard deviation of the difference over stratified resamples of each
+    curve on its own, referred to the normal distribution.
+    """
+
+    WHAT = "the difference between the two AUCs"
+
+    auc1: float
+    auc2: float
+    difference: float
+    se: float
+    statistic: float
+    pvalue: float
+    confidence: float
+    ci: ConfidenceInterval | None
+    df: float | None
+    method: str = "DeLong's test for two ROC curves on different instances"
+    note: str | None = None
+
+    def interval(self, confidence: float) -> ConfidenceInterval | None:
+        if not (self.se == self.se and self.se > 0):
+            return None
+        from assay.inference.distributions import t_quantile
+
+        q = 0.5 + confidence / 2.0
+        crit = float(t_quantile(q, self.df)) if self.df is not None else float(normal_quantile(q))
+        return ConfidenceInterval(max(self.difference - crit * self.se, -1.0),
+                                  min(self.difference + crit * self.se, 1.0))
+
+    def to_dict(self, confidence: float | None = None) -> dict[str, Any]:
+        confidence = self.confidence if confidence is None else validate_confidence(confidence)
+        return {**self.common_dict(confidence), "difference": finite_or_none(self.difference),
+                "auc1": finite_or_none(self.auc1), "auc2": finite_or_none(self.auc2), "se": finite_or_none(self.se),
+                "df": finite_or_none(self.df) if self.df is not None else None, "confidence": confidence,
+                "note": self.note}
+
+
+def unpaired_auc_test(sc1: ScoreCounts, sc2: ScoreCounts, *, method: str = "delong", confidence: float = 0.95,
+                      resamples: int = 2000, seed: int = 0) -> UnpairedAUCTestResult:
+    """The test of two AUCs on different instances (independent test sets): DeLong's or the bootstrap's,
+    as :class:`UnpairedAUCTestResult` describes them."""
+    from assay.inference.distributions import t_two_sided_p
+    from assay.inference.roc import delong
+
+    confidence = validate_confidence(confidence)
+    d1, d2 = delong(sc1, confidence=confidence), delong(sc2, confidence=confidence)
+    difference = d1.auc - d2.auc
+    nan = float("nan")
+    if method == "delong":
+        v1, v2 = d1.se ** 2, d2.se ** 2
+        n1, n2 = float(sc1.n_positive + sc1.n_negative), float(sc2.n_positive + sc2.n_negative)
+        total = v1 + v2
+        if not total > 0:
+            return UnpairedAUCTestResult(d1.auc, d2.auc, difference, 0.0, nan, nan, confidence, None, None,
+                                         note="no test: both AUCs have a variance of 0")
+        df = total ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1))
+        statistic = difference / math.sqrt(total)
+        result = UnpairedAUCTestResult(d1.auc, d2.auc, difference, math.sqrt(total), statistic,
+                                       float(t_two_sided_p(statistic, df)), confidence, None, df)
+    elif method == "bootstrap":
+        diffs = _bootstrap_aucs(sc1, resamples, seed, 0) - _bootstrap_aucs(sc2, resamples, seed, 1)
+        s = float(np.std(diffs, ddof=1))
+        if not s > 0:
+            return UnpairedAUCTestResult(d1.auc, d2.auc, difference, 0.0, nan, nan, confidence, None, None,
+                                         method="bootstrap test for two ROC curves on different instances",
+                                         note="no test: the difference does not vary over the resamples")
+        statistic = difference / s
+        result = UnpairedAUCTestResult(d1.auc, d2.auc, difference, s, statistic,
+                                       float(normal_two_sided_p(statistic)), confidence, None, None,
+                                       method="bootstrap test for two ROC curves on different instances")
+    else:
+        raise InvalidInput(f"{method!r} is not one of ['delong', 'bootstrap']", field="method")
+    from dataclasses import replace
+
+    return replace(result, ci=result.interval(confidence))
+
+
+def _bootstrap_aucs(sc: ScoreCounts, resamples: int, seed: int, stream: int) -> np.ndarray:
+    """The AUCs of stratified resamples of one curve's instances (multinomial draws per distinct score)."""
+    cp = np.asarray(sc.positives)
+    cn = np.asarray(sc.negatives)
+    if cp.dtype.kind == "f":
+        raise InvalidInput("the bootstrap needs counts, not weights", field="method")
+    n_pos, n_neg = int(cp.sum()), int(cn.sum())
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[stream])
+    m = len(cp)
+    per_chunk = max(1, min(resamples, 4_000_000 // (m + 1)))
+    out = np.empty(resamples)
+    done = 0
+    while done < resamples:
+        c = min(per_chunk, resamples - done)
+        pos = rng.multinomial(n_pos, cp / n_pos, size=c).astype(np.float64)
+        neg = rng.multinomial(n_neg, cn / n_neg, size=c).astype(np.float64)
+        below = n_neg - np.cumsum(neg, axis=1)  # negatives scored below each distinct score (scores decrease)
+        out[done:done + c] = (pos * (below + 0.5 * neg)).sum(axis=1) / (n_pos * n_neg)
+        done += c
+    return out

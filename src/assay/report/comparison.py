@@ -18,6 +18,8 @@ TITLES = {
     "mcnemar": "McNemar (instances where exactly one is right)",
     "accuracy_difference": "Paired bootstrap: accuracy A - B",
     "delong": "DeLong: ROC AUC A - B",
+    "delong_unpaired": "DeLong, unpaired: ROC AUC A - B",
+    "auc_bootstrap_unpaired": "Bootstrap, unpaired: ROC AUC A - B",
     "difference": "Difference of error rates e_B - e_A (independent test sets)",
     "cochran_q": "Cochran's Q (equal accuracies of all the models)",
 }
@@ -57,8 +59,9 @@ def comparison_document(c: Any) -> list[Block]:
                      "—" if diff is None else f"{diff:+.4f}",
                      "—" if not ci else f"{ci[0]:+.4f} – {ci[1]:+.4f}", pvalue_text(d.get("pvalue"))])
         verdicts.append(d["verdict"])
-    blocks.append(Heading("Tests"))
-    blocks.append(Table(["Test", "Statistic", "Difference", f"{level} CI", "p-value"], rows, align="lrrrr"))
+    if rows:
+        blocks.append(Heading("Tests"))
+        blocks.append(Table(["Test", "Statistic", "Difference", f"{level} CI", "p-value"], rows, align="lrrrr"))
     if c.pairwise:
         blocks.extend(_pairwise_table(c, level))
         verdicts.extend(_pairwise_words(c, level))
@@ -70,28 +73,31 @@ def comparison_document(c: Any) -> list[Block]:
 
 def _pairwise_table(c: Any, level: str) -> list[Block]:
     delong = any("delong" in p.tests for p in c.pairwise)
-    header = ["Pair", "McNemar p", "Holm", f"Accuracy difference ({level} CI)"]
+    labelled = any("mcnemar" in p.tests for p in c.pairwise)  # without a threshold: DeLong's alone
+    header = ["Pair"] + (["McNemar p", "Holm", f"Accuracy difference ({level} CI)"] if labelled else [])
     if delong:
-        header += ["DeLong p", "Holm"]
+        header += ["AUC difference", "DeLong p", "Holm"]
     rows = []
     for p in c.pairwise:
-        diff = p.tests["accuracy_difference"]
-        ci = diff.ci
-        cell = "—" if diff.difference != diff.difference else f"{diff.difference:+.4f}"
-        if ci is not None:
-            cell += f" ({ci.low:+.4f} – {ci.high:+.4f})"
-        row = [" vs ".join(p.names), pvalue_text(p.tests["mcnemar"].pvalue), pvalue_text(p.adjusted.get("mcnemar")),
-               cell]
+        row = [" vs ".join(p.names)]
+        if labelled:
+            diff = p.tests["accuracy_difference"]
+            ci = diff.ci
+            cell = "—" if diff.difference != diff.difference else f"{diff.difference:+.4f}"
+            if ci is not None:
+                cell += f" ({ci.low:+.4f} – {ci.high:+.4f})"
+            row += [pvalue_text(p.tests["mcnemar"].pvalue), pvalue_text(p.adjusted.get("mcnemar")), cell]
         if delong:
+            row += ["—"] if "delong" not in p.tests else [f"{p.tests['delong'].difference:+.4f}"]
             row += ["—", "—"] if "delong" not in p.tests else \
                 [pvalue_text(p.tests["delong"].pvalue), pvalue_text(p.adjusted.get("delong"))]
         rows.append(row)
     sizes = {name: n for p in c.pairwise for name, n in p.family.items()}
-    families = [f"McNemar's for {sizes['mcnemar']}"]
+    families = [f"McNemar's for {sizes['mcnemar']}"] if "mcnemar" in sizes else []
     if "delong" in sizes:
         families.append(f"DeLong's for {sizes['delong']}")
     caption = (f"Holm: the p-value adjusted by Holm's method for multiple comparisons ({', '.join(families)}); "
-               "accuracy difference: the first model's minus the second's")
+               "differences: the first model's minus the second's")
     return [Heading("Pairs"), Table(header, rows, align="l" + "r" * (len(header) - 1)), Paragraph(caption, "muted")]
 
 
