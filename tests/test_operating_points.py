@@ -176,3 +176,15 @@ def test_cli_operating_points(capsys, tmp_path):
     status, out, err = run(["report", ASAH, "--truth", "outcome", "--score", "s100b", "--roc-band", "--bootstrap",
                             "200", "--format", "json"], capsys)
     assert status == 0 and len(json.loads(out)["ranking"]["roc_band"]["low"]) == 51
+
+
+def test_html_draws_the_band_the_operating_points_and_the_constrained_threshold(capsys, tmp_path):
+    page = tmp_path / "r.html"
+    status, out, err = run(["report", ASAH, "--truth", "outcome", "--score", "s100b", "--roc-band", "--at-specificity",
+                            "0.9", "--constraint", "precision>=0.8", "--bootstrap", "200", "--html", str(page),
+                            "--format", "json"], capsys)
+    assert status == 0, err
+    html = page.read_text()
+    assert '<polygon' in html and 'class="band"' in html
+    assert "operating points" in html and "sensitivity 0.390 at specificity 0.9" in html
+    assert "best threshold under a constraint" in html and "precision &gt;= 0.8, maximising recall" in html

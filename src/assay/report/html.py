@@ -178,9 +178,33 @@ def _roc_chart(curves: list[tuple[str, Any]], *, chart_id: str, explorer: bool) 
         auc = f"AUC {'≈ ' if ranking.approximation else ''}{ranking.roc_auc.value:.3f}" + \
             (" (binned)" if ranking.approximation else "")
         label = f"{name} ({auc})" if name else auc
+        band = getattr(ranking, "band", None)
+        if band is not None and len(curves) == 1:
+            chart.area(np.array(band["fpr"]), np.array(band["low"]), np.array(band["high"]), color=color,
+                       label=f"{band['confidence'] * 100:g}% confidence band", css="band")
         chart.line(x, y, color=color, label=label, css="curve", mark_id=f"{chart_id}-curve-{len(chart._legend)}")
         hull = ranking.hull()
         if len(curves) == 1:
+            for k, p in enumerate(getattr(ranking, "operating_points", ())):
+                fpr, tpr = (1.0 - p.target, p.value.value) if p.given == "specificity" else \
+                    (1.0 - p.value.value, p.target)
+                ci = p.value.ci
+                if ci is not None:  # the interval of the rate read off the curve, across it
+                    if p.given == "specificity":
+                        chart.line(np.array([fpr, fpr]), np.array([ci.low, ci.high]), color="#555", width=1.5)
+                    else:
+                        chart.line(np.array([1.0 - ci.high, 1.0 - ci.low]), np.array([tpr, tpr]), color="#555",
+                                   width=1.5)
+                chart.point(fpr, tpr, color="#555", radius=4, label="operating points" if k == 0 else None,
+                            title=f"{p.reads} {p.value.value:.3f} at {p.given} {p.target:g}"
+                                  + (f" ({ci.low:.3f}–{ci.high:.3f})" if ci else "")
+                                  + f"; threshold {p.threshold:.4g}")
+            for k, c in enumerate(getattr(ranking, "constrained", ())):
+                rec, spec = c.rates["recall"].value, c.rates["specificity"].value
+                if rec is not None and spec is not None:
+                    chart.point(1.0 - spec, rec, color="#b5651d", radius=5, hollow=True,
+                                label="best threshold under a constraint" if k == 0 else None,
+                                title=f"{c.constraint}, maximising {c.maximized}: threshold {c.threshold:.4g}")
             chart.line(hull["fpr"], hull["tpr"], color=color, width=1.2, dash="6 3", label="convex hull")
             if math.isfinite(ranking.slope) and ranking.optimal is not None:
                 o = ranking.optimal

@@ -70,6 +70,17 @@ class Chart:
         if label:
             self._legend.append((label, color, dash or ""))
 
+    def area(self, x: np.ndarray, low: np.ndarray, high: np.ndarray, *, color: str = PALETTE[0],
+             opacity: float = 0.15, label: str | None = None, css: str = "") -> None:
+        """A shaded band between two curves over the same x (a confidence band)."""
+        xs, lo, hi = np.atleast_1d(self.px(x)), np.atleast_1d(self.py(low)), np.atleast_1d(self.py(high))
+        ring = list(zip(xs, hi, strict=True)) + list(zip(xs[::-1], lo[::-1], strict=True))
+        points = " ".join(f"{a:.2f},{b:.2f}" for a, b in ring)
+        self._marks.append(Markup('<polygon points="{}" fill="{}" fill-opacity="{}" stroke="none"{}/>').format(
+            points, color, opacity, Markup(' class="{}"').format(css) if css else ""))
+        if label:
+            self._legend.append((label, color, "area"))
+
     def point(self, x: float, y: float, *, color: str = "#000", radius: float = 5.0, label: str | None = None,
               mark_id: str = "", title: str | None = None, hollow: bool = False) -> None:
         fill = "white" if hollow else color
@@ -130,6 +141,9 @@ class Chart:
             y = self.height + 12 + 16 * i
             if dash == "point":
                 sample = Markup('<circle cx="{}" cy="{}" r="4" fill="{}"/>').format(x + 10, y - 4, color)
+            elif dash == "area":
+                sample = Markup('<rect x="{}" y="{}" width="20" height="8" fill="{}" fill-opacity="0.3"/>').format(
+                    x, y - 8, color)
             else:
                 sample = Markup('<line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{}" stroke-width="2"{}/>').format(
                     x, x + 20, y - 4, y - 4, color, Markup(' stroke-dasharray="{}"').format(dash) if dash else "")
