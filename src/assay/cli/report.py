@@ -42,7 +42,7 @@ NAMES = {"y_score=": "--score", "allow_disjoint_labels=True": "--allow-disjoint-
          "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval", "roc_bins": "--roc-bins",
          "prior": "--prior", "clip": "--clip", "bins": "--bins", "at_specificity": "--at-specificity",
          "at_sensitivity": "--at-sensitivity",
-         "sensitivity_range": "--sensitivity-range", "constraints": "--constraint", "direction": "--direction", "specificities": "--at-specificity"}
+         "cost_matrix": "--cost-matrix", "sensitivity_range": "--sensitivity-range", "constraints": "--constraint", "direction": "--direction", "specificities": "--at-specificity"}
 
 
 def _ranking_options(f):
@@ -136,6 +136,10 @@ def register(cli: click.Group) -> None:
 @click.option("--allow-disjoint-labels", is_flag=True,
               help="Accept --pred labels of which none is a class of --truth, or that look like scores "
                    "(refused by default: the sign of a wrong column).")
+@click.option("--cost-matrix", "cost_matrix_file", metavar="FILE",
+              help="Costs of every outcome, laid out as --confusion (first row: predicted classes; first column: "
+                   "actual classes): the expected cost of the predictions, and with --proba the decisions of least "
+                   "expected cost against them.")
 @click.option("--kappa-weights", type=click.Choice(["linear", "quadratic"]),
               help="Ordered classes: also the weighted kappa, weights by the classes' positions in their order "
                    "(numeric when all are numbers), with its interval and z test.")
@@ -172,7 +176,7 @@ def register(cli: click.Group) -> None:
 @table_output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
-           allow_disjoint_labels: bool, kappa_weights: str | None, weight: str | None, threshold: float | str | None, confidence: float,
+           allow_disjoint_labels: bool, cost_matrix_file: str | None, kappa_weights: str | None, weight: str | None, threshold: float | str | None, confidence: float,
            interval: str, beta: float, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
            sensitivity_range: str | None, lift_depth: float,
@@ -211,6 +215,15 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
 
     options = {"confidence": confidence, "interval": interval, "beta": beta, "bootstrap": bootstrap, "seed": seed,
                **({"kappa_weights": kappa_weights} if kappa_weights else {})}
+    if cost_matrix_file is not None:
+        if costs is not None:
+            raise UserError("give --costs fp=...,fn=... or --cost-matrix FILE, not both")
+        from assay.io.confusion_file import read_cost_matrix
+
+        try:
+            options["cost_matrix"] = read_cost_matrix(cost_matrix_file)
+        except InvalidInput as e:
+            raise UserError(f"--cost-matrix: {e.describe()}") from None
     if confusion_file is not None:
         if file or truth or pred or score or proba:
             raise UserError("--confusion takes a matrix file instead of FILE, --truth, --pred, --score and --proba")

@@ -122,12 +122,13 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
         positive = options.pop("positive", None)
         costs, prevalence = options.pop("costs", None), options.pop("prevalence", None)
         kappa_weights = options.pop("kappa_weights", None)
+        cost_matrix = options.pop("cost_matrix", None)
         if options:
             raise InvalidInput(f"options {sorted(options)} apply to scores, not to predicted labels")
         return evaluate_confusion_counts(cm, positive=positive, confidence=confidence,
                                          interval=general.get("interval", "wilson"), beta=general.get("beta", 1.0),
                                          settings=settings, costs=costs, prevalence=prevalence,
-                                         kappa_weights=kappa_weights)
+                                         kappa_weights=kappa_weights, cost_matrix=cost_matrix)
     summary, labels, chosen, why = _scores(df, truth, score, options.pop("positive", None),
                                            summary_budget(options.pop("memory", DEFAULT_MEMORY)))
     known = {"threshold": None, "auc_interval": "delong", "costs": None, "prevalence": None, "fpr_range": None,

@@ -265,6 +265,7 @@ def analyse_confusion(
     costs: Any = None,
     prevalence: float | None = None,
     kappa_weights: str | None = None,
+    cost_matrix: np.ndarray | None = None,
 ) -> ConfusionAnalysis:
     """All metrics, per-class values, averages and tests of a confusion matrix.
 
@@ -274,7 +275,9 @@ def analyse_confusion(
     ``prevalence``, with a bootstrap interval; with ``prevalence``, ``ppv_at_prevalence``
     and ``npv_at_prevalence`` (Bayes' rule from sensitivity and specificity). With ``kappa_weights``
     ("linear" or "quadratic"), the metrics add ``weighted_kappa`` for ordered classes (in label order),
-    with the Fleiss-Cohen-Everitt interval, and the tests its z test.
+    with the Fleiss-Cohen-Everitt interval, and the tests its z test. With ``cost_matrix`` (k x k in label
+    order, rows actual, columns predicted), the metrics add ``expected_cost``: sum c_ij n_ij / n, the cost per
+    instance of the predictions, with a bootstrap interval.
     """
     counts = cm.counts
     labels = cm.labels
@@ -309,6 +312,20 @@ def analyse_confusion(
         for name, spec in MATRIX_METRICS.items():
             metrics[name] = _matrix_estimate(spec, counts, f"metrics.{name}", pending, confidence, interval, kappa)
 
+    if cost_matrix is not None:
+        c = np.asarray(cost_matrix, dtype=np.float64)
+        n_total = float(counts.sum())
+        with np.errstate(over="ignore", invalid="ignore"):
+            value = float((counts / n_total * c).sum())  # shares before costs: no overflow on the way
+
+        def matrix_cost(stack: np.ndarray, c: np.ndarray = c) -> np.ndarray:
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                return (stack / stack.sum(axis=(-2, -1), keepdims=True) * c).sum(axis=(-2, -1))
+
+        if not np.isfinite(value):
+            metrics["expected_cost"] = Estimate.undefined("beyond double precision: the costs are too large")
+        else:
+            metrics["expected_cost"] = pending.add("metrics.expected_cost", value, matrix_cost)
     weighted_kappa = None
     if kappa_weights is not None:
         from assay.inference.kappa import weighted_kappa_test

@@ -114,6 +114,7 @@ def evaluate(
     constraints: Sequence[str] = (),
     kappa_weights: str | None = None,
     direction: str = "higher",
+    cost_matrix: Any = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
@@ -212,6 +213,12 @@ def evaluate(
         With scores: the best threshold under each constraint, e.g. ``"precision>=0.8"``
         (the largest recall), ``"fpr<=0.05"`` (the largest recall), ``"recall>=0.9"``
         (the largest specificity), with the rates there (``ranking.constrained``).
+    cost_matrix : array-like (k, k), mapping or (classes, array), optional
+        The cost of each outcome, rows actual and columns predicted, in label order (or
+        ``{actual: {predicted: cost}}``; :func:`assay.io.read_cost_matrix` reads a file laid
+        out as a confusion matrix): the metrics add the expected cost per instance of the
+        predictions with its interval, and with probabilities ``cost_decisions`` compares
+        the decisions of least expected cost (the Bayes decision) with the predictions made.
     kappa_weights : {"linear", "quadratic"}, optional
         For ordered classes: also the weighted kappa, with weights by the classes' positions
         1..k in label order (give ``labels`` for another order), its Fleiss-Cohen-Everitt
@@ -267,16 +274,24 @@ def evaluate(
                                auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth,
                                roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
                                roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
-                               direction=prepared.direction)
+                               direction=prepared.direction, cost_matrix=cost_matrix)
     weights = prepared.weights
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels, sample_weight=weights)
+    matrix_costs = _matrix_costs(cost_matrix, costs, cm.labels)
+    made = pred_codes if matrix_costs is not None and prepared.proba is not None and weights is None else None
     del pred_codes  # as long as the input: not kept while the rest is computed
     notes = list(prepared.notes)
     if weights is not None:
         _require_two_weighted_classes(cm)
         notes.append(_weights_note(cm))
     result = _evaluation(cm, prepared.positive, used_threshold, confidence, interval, beta, settings,
-                         notes, *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights)
+                         notes, *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights,
+                         cost_matrix=matrix_costs)
+    if made is not None:
+        from assay.evaluation.costs import cost_decisions
+
+        result = replace(result, cost_decisions=cost_decisions(prepared.proba, prepared.true_codes, made,
+                                                               matrix_costs, cm.labels, confidence=confidence))
     ranking = None
     if prepared.scores is not None:
         ranking = analyse_scores(
@@ -356,7 +371,7 @@ def _threshold_free(prepared: _Prepared, confidence: float, interval: str, beta:
 def threshold_free_evaluation(summary: ScoreCounts, truth: ConfusionCounts, positive: str, notes: list[str], *,
                               confidence: float, interval: str, beta: float, settings: BootstrapSettings, costs: Any,
                               prevalence: Any, auc_interval: Any, classes: tuple[Any, ...] = (),
-                              **ranking_options: Any) -> Evaluation:
+                              cost_matrix: Any = None, **ranking_options: Any) -> Evaluation:
     """The report on two-class scores without predicted labels: the ranking analysis of ``summary``, the
     truth's own metrics (prevalence, no-information rate; ``truth`` is the diagonal matrix of the actual
     classes), and every other key of a full report, undefined with a note. What every engine gives for
@@ -366,7 +381,7 @@ def threshold_free_evaluation(summary: ScoreCounts, truth: ConfusionCounts, posi
     label_costs, deployment = _label_costs(costs, prevalence, truth.labels)
     full = analyse_confusion(truth, positive=positive, confidence=confidence, interval=interval, beta=beta,
                              bootstrap=BootstrapSettings(resamples=100, seed=settings.seed), costs=label_costs,
-                             prevalence=deployment)
+                             prevalence=deployment, cost_matrix=_matrix_costs(cost_matrix, costs, truth.labels))
     notes = [*notes, NO_THRESHOLD]
     ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
                              bootstrap=settings, threshold=None, costs=_as_costs(costs),
@@ -745,6 +760,17 @@ def rank(
     return replace(result, notes=said + result.notes) if said else result
 
 
+def _matrix_costs(cost_matrix: Any, costs: Any, labels: Sequence[str]) -> np.ndarray | None:
+    """A cost matrix in label order, checked; refused beside fp/fn costs (one or the other)."""
+    if cost_matrix is None:
+        return None
+    if costs is not None:
+        raise InvalidInput("give the costs as fp/fn ({option:costs}) or as a matrix, not both", field="cost_matrix")
+    from assay.evaluation.costs import cost_matrix_of
+
+    return cost_matrix_of(cost_matrix, labels)
+
+
 def _check_kappa_weights(value: Any) -> str | None:
     from assay.inference.kappa import KAPPA_WEIGHTS
 
@@ -856,10 +882,11 @@ def _evaluation(
     costs: Costs | None = None,
     prevalence: float | None = None,
     kappa_weights: str | None = None,
+    cost_matrix: np.ndarray | None = None,
 ) -> Evaluation:
     analysis = analyse_confusion(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
                                  bootstrap=settings, costs=costs, prevalence=prevalence,
-                                 kappa_weights=_check_kappa_weights(kappa_weights))
+                                 kappa_weights=_check_kappa_weights(kappa_weights), cost_matrix=cost_matrix)
     if prevalence is not None and positive is not None:
         notes.append(f"PPV and NPV at prevalence {prevalence:g} (where the classifier will be used): Bayes' rule "
                      "from the sensitivity and specificity measured here")
@@ -893,6 +920,7 @@ def evaluate_confusion(
     costs: Costs | Mapping[str, float] | None = None,
     prevalence: float | None = None,
     kappa_weights: str | None = None,
+    cost_matrix: Any = None,
 ) -> Evaluation:
     """Evaluate a confusion matrix given directly (rows actual, columns predicted).
 
@@ -901,7 +929,7 @@ def evaluate_confusion(
     matrix : ConfusionCounts or array-like of shape (k, k)
         Whole, non-negative counts. With an array, ``labels`` names the classes
         (default ``"0"``, ``"1"``, ...).
-    labels, positive, confidence, interval, beta, bootstrap, seed, costs, prevalence, kappa_weights
+    labels, positive, confidence, interval, beta, bootstrap, seed, costs, prevalence, kappa_weights, cost_matrix
         As for :func:`evaluate` (costs: the expected cost per instance of the matrix).
 
     Examples
@@ -947,7 +975,8 @@ def evaluate_confusion(
             f"a positive class applies to two-class data; this matrix has {len(cm.labels)} classes", field="positive"
         )
     return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes,
-                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights)
+                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights,
+                       cost_matrix=_matrix_costs(cost_matrix, costs, cm.labels))
 
 
 def _label_costs(costs: Any, prevalence: Any, labels: Sequence[str]) -> tuple[Costs | None, float | None]:

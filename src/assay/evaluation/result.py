@@ -53,6 +53,7 @@ class Evaluation(Displayable):
     held_labels: tuple[Any, ...] = ()  # the classes as the data held them (see ``classes``)
     class_totals: tuple[Any, ...] = ()  # without a confusion matrix: the labels and instances of each class
     direction: str = "higher"  # "lower": predicted positive iff score <= threshold
+    cost_decisions: dict[str, Any] | None = None  # with a cost matrix and probabilities: the Bayes decisions
 
     # convenient views ---------------------------------------------------------
 
@@ -147,6 +148,7 @@ class Evaluation(Displayable):
             "averages": {kind: {name: e.to_dict() for name, e in group.items()} for kind, group in self.averages.items()},
             "ranking": self.ranking.to_dict() if self.ranking is not None else None,
             "probabilistic": self.probabilistic.to_dict() if self.probabilistic is not None else None,
+            **({"cost_decisions": self.cost_decisions} if self.cost_decisions is not None else {}),
             "tests": {name: self._test_dict(name, t) for name, t in self.tests.items()},
             "intervals": {
                 "proportion": self.interval,

@@ -82,6 +82,7 @@ def evaluate_batches(
     sensitivity_range: tuple[float, float] | None = None,
     constraints: Sequence[str] = (),
     direction: str = "higher",
+    cost_matrix: Any = None,
     kappa_weights: str | None = None,
     prior: Mapping[Any, float] | Sequence[float] | None = None,
     clip: float | None = None,
@@ -136,7 +137,9 @@ def evaluate_batches(
                 raise InvalidInput(e.problem, field=names.get("y_pred", "y_pred")) from None
         return evaluate_confusion_counts(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
                                          settings=settings, costs=costs, prevalence=prevalence,
-                                         kappa_weights=kappa_weights)
+                                         kappa_weights=kappa_weights, cost_matrix=cost_matrix)
+    if cost_matrix is not None:
+        raise InvalidInput("a cost matrix here applies to predicted labels (in batches: --pred)", field="cost_matrix")
     if kappa_weights is not None:
         raise InvalidInput("a weighted kappa here applies to predicted labels (in batches: --pred)",
                            field="kappa_weights")
@@ -176,7 +179,7 @@ def evaluate_batches(
 
 def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence: float, interval: str, beta: float,
                               settings: Any, costs: Any = None, prevalence: float | None = None,
-                              kappa_weights: str | None = None) -> Evaluation:
+                              kappa_weights: str | None = None, cost_matrix: Any = None) -> Evaluation:
     """The evaluation of merged confusion counts (options checked by the caller): what every engine ends
     with for predicted labels."""
     if cm.n == 0:
@@ -192,8 +195,11 @@ def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence:
     elif positive is not None:
         raise InvalidInput(f"a positive class applies to two-class data; these data have {len(cm.labels)} "
                            "classes", field="positive")
+    from assay.evaluation.evaluate import _matrix_costs
+
     return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes,
-                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights)
+                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights,
+                       cost_matrix=_matrix_costs(cost_matrix, costs, cm.labels))
 
 
 def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], chosen: str, why: str, *,

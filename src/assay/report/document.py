@@ -341,6 +341,38 @@ def _threshold_free_document(b: _Builder, ev: Evaluation, brief: bool) -> list[B
     return b.blocks
 
 
+def _cost_decisions_section(b: _Builder, ev: Evaluation) -> list[str]:
+    """The decisions of least expected cost against the predictions made, when a cost matrix and
+    probabilities are given; the sentence in words."""
+    d = getattr(ev, "cost_decisions", None)
+    if not d:
+        return []
+    level = level_text(ev.confidence)
+
+    def cell(e: dict[str, Any]) -> list[str]:
+        ci = e["ci"]
+        return [f"{e['value']:.4g}", f"{ci[0]:.4g} – {ci[1]:.4g}" if ci else "—"]
+
+    b.heading("Decisions of least expected cost")
+    b.table(Table(["Decisions", "Cost per instance", f"{level} CI"],
+                  [["as predicted", *cell(d["as_predicted"]["cost"])],
+                   ["least expected cost (Bayes)", *cell(d["least_expected_cost"]["cost"])],
+                   ["difference", *cell(d["difference"])]], align="lrr"))
+    b.para(f"each instance's decision minimises its expected cost sum_i p_i c_ij under the cost matrix "
+           f"({d['least_expected_cost']['changed']:,} decisions differ from the predictions); Student's t intervals; "
+           "difference: least expected cost minus as predicted, paired", "muted")
+    diff = d["difference"]
+    if diff["ci"] is None:
+        return []
+    if diff["ci"][1] < 0:
+        return [f"At {level}, deciding by least expected cost lowers the cost per instance by "
+                f"{-diff['value']:.4g} ({level} CI {-diff['ci'][1]:.4g} – {-diff['ci'][0]:.4g})"]
+    if diff["ci"][0] > 0:
+        return [f"At {level}, deciding by least expected cost raises the cost per instance by {diff['value']:.4g}: "
+                "the probabilities are not calibrated enough to trust them with these costs"]
+    return [f"At {level}, deciding by least expected cost does not change the cost per instance significantly"]
+
+
 def _tests_section(b: _Builder, ev: Evaluation) -> None:
     b.heading("Tests")
     table = _tests_table(ev)[0]
@@ -393,6 +425,7 @@ def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
 
     _tests_section(b, ev)
     verdicts = _tests_table(ev)[1]
+    verdicts += _cost_decisions_section(b, ev)
 
     ranking_words: list[str] = []
     if ev.ranking is not None:
