@@ -156,7 +156,8 @@ def test_the_json_of_many_models():
     c = assay.compare(Y, {"y_score": SCORES[0]}, {"y_score": SCORES[1]}, PREDS[2], bootstrap=BOOT,
                       names=("forest", "logistic", "tree"))
     d = json.loads(json.dumps(c.to_dict(), allow_nan=False))
-    assert list(d) == ["models", "paired", "confidence", "tests", "pairwise", "notes"]
+    assert [k for k in d if k != "roc_space"] == ["models", "paired", "confidence", "tests", "pairwise", "notes"]
+    assert "roc_space" in d  # two classes: the models in ROC space (a key added)
     assert [m["name"] for m in d["models"]] == ["forest", "logistic", "tree"]
     assert d["models"][2]["roc_auc"] is None
     assert list(d["tests"]) == ["cochran_q"]

@@ -9,6 +9,7 @@ import click
 
 from assay.cli.common import (
     CONTEXT,
+    parse_pairs,
     UserError,
     fail,
     picture_options,
@@ -88,6 +89,11 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @click.option("--unpaired", is_flag=True,
               help="The two files are independent test sets (the difference of two error rates, Mitchell ch. 5; "
                    "with scores, the unpaired test of the AUCs, as pROC's roc.test(paired = FALSE)).")
+@click.option("--costs", metavar="fp=C,fn=C",
+              help="Costs of the outcomes, for the optimal model and threshold on the combined ROC hull "
+                   "(default: both errors cost 1).")
+@click.option("--prevalence", type=float, metavar="P",
+              help="Share of positives where the models will be used, for the optimal choice (default: the data's).")
 @click.option("--auc-test", type=click.Choice(["delong", "bootstrap"]), default="delong", show_default=True,
               help="With --unpaired and scores: DeLong's test of the two AUCs, or the bootstrap's.")
 @click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
@@ -99,7 +105,8 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @output_options
 def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],
             proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None,
-            names: tuple[str, ...], unpaired: bool, auc_test: str, positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
+            names: tuple[str, ...], unpaired: bool, costs: str | None, prevalence: float | None, auc_test: str,
+            positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
             seed: int, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two or more classifiers' predictions: is one really better?
 
@@ -161,7 +168,8 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
         except UserError as e:
             raise UserError(f"{name}: {e}") from None
     options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
-    names_map = {"positive": "--positive", "threshold": "--threshold", "confidence": "--confidence",
+    names_map = {"costs": "--costs", "prevalence": "--prevalence",
+                 "positive": "--positive", "threshold": "--threshold", "confidence": "--confidence",
                  "bootstrap": "--bootstrap", "seed": "--seed", "names": "--name"}
     if unpaired:
         reports = []
@@ -183,7 +191,8 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
             _align(data[0], data[j], id_column, (model_names[0], model_names[j]))
         try:
             result = paired(data[0].truth, *(d.kwargs for d in data), names=model_names, positive=positive,
-                            threshold=threshold, **options)
+                            threshold=threshold, costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
+                            prevalence=prevalence, **options)
         except InvalidInput as e:
             raise UserError(_model_error(e, model_names, data, names_map)) from None
     from dataclasses import replace

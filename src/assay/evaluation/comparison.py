@@ -104,6 +104,7 @@ class Comparison(Displayable):
     notes: tuple[str, ...] = ()
     sources: tuple[dict[str, Any], ...] = field(default_factory=lambda: ({}, {}))
     pairwise: tuple[PairComparison, ...] = ()
+    roc_space: dict[str, Any] | None = None  # two classes: each model in ROC space, and their combined hull
 
     def _model(self, i: int) -> dict[str, Any]:
         r = self.reports[i]
@@ -141,6 +142,8 @@ class Comparison(Displayable):
         }
         if self.pairwise:
             d["pairwise"] = [p.to_dict(self.confidence) for p in self.pairwise]
+        if self.roc_space is not None:
+            d["roc_space"] = self.roc_space
         d["notes"] = list(self.notes)
         return d
 
@@ -157,6 +160,8 @@ def compare(
     confidence: float = 0.95,
     bootstrap: int = 2000,
     seed: int = 0,
+    costs: Any = None,
+    prevalence: float | None = None,
 ) -> Comparison:
     """Compare two or more classifiers' predictions on the same instances (paired tests).
 
@@ -210,9 +215,10 @@ def compare(
     prepared, preds, reports = [], [], []
     for spec, name in zip(specs, names, strict=True):
         try:
-            prep, pred, _ = predictions(y_true, labels=labels, positive=positive, threshold=threshold,
+            given = None if "y_pred" in spec else threshold  # a threshold is for the models that give scores
+            prep, pred, _ = predictions(y_true, labels=labels, positive=positive, threshold=given,
                                         allow_no_threshold=True, **spec)
-            reports.append(evaluate(y_true, labels=labels, positive=positive, threshold=threshold,
+            reports.append(evaluate(y_true, labels=labels, positive=positive, threshold=given,
                                     confidence=confidence, bootstrap=bootstrap, seed=seed, **spec))
         except InvalidInput as e:
             raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
@@ -243,7 +249,8 @@ def compare(
         if discordant is not None and discordant < 25:
             notes.append(f"only {discordant} instance(s) have exactly one model right: McNemar's exact binomial "
                          "test is used")
-        return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources)
+        return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources,
+                          roc_space=roc_space(dict(zip(names, reports, strict=True)), costs, prevalence))
     from assay.inference.cochran import cochran_q
     from assay.inference.multiple import holm
 
@@ -272,11 +279,54 @@ def compare(
     if exact:
         notes.append("McNemar's exact binomial test is used for the pairs that fewer than 25 instances tell apart "
                      "(exactly one of the two right): " + ", ".join(exact))
-    return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources, pairwise)
+    return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources, pairwise,
+                      roc_space=roc_space(dict(zip(names, reports, strict=True)), costs, prevalence))
 
 
 RANKED_ONLY = ("scores without a threshold: the models are compared by DeLong's test of their AUCs alone "
                "(McNemar's test and the accuracy difference need predicted labels: give a threshold)")
+
+
+def roc_space(reports: dict[str, Evaluation], costs: Any, prevalence: float | None) -> dict[str, Any] | None:
+    """Two-class models in ROC space (Fawcett 2006): where each one's predictions lie (its region:
+    conservative, liberal, worse than random), the convex hull of them all (curves of scores, points of
+    labels), which models are potentially optimal, and the optimal one for the costs at the class ratio
+    (the first test set's, or ``prevalence``); any point on a hull edge is a random mix of its two ends
+    (``assay.mix``)."""
+    from assay.evaluation.evaluate import _as_costs, _check_prevalence
+    from assay.evaluation.ranking import combined_hull
+    from assay.metrics.roc_space import roc_region
+
+    if any(r.positive is None or r.weighted for r in reports.values()):
+        return None
+    c = _as_costs(costs)
+    points = []
+    for name, r in reports.items():
+        if not r.thresholded:
+            points.append({"name": name, "fpr": None, "tpr": None, "region": None, "threshold": None,
+                           "note": "scores without a threshold: a curve, no point"})
+            continue
+        p = r.labels.index(r.positive)
+        m = r.confusion.counts
+        fpr = float(m[1 - p, p] / m[1 - p].sum()) if m[1 - p].sum() else float("nan")
+        tpr = float(m[p, p] / m[p].sum()) if m[p].sum() else float("nan")
+        points.append({"name": name, "fpr": fpr, "tpr": tpr, "region": roc_region(fpr, tpr),
+                       "threshold": r.threshold, "note": None})
+    hull = combined_hull(reports)
+    first = next(iter(reports.values()))
+    n_pos = float(first.confusion.counts[first.labels.index(first.positive)].sum()) if first.thresholded else \
+        float(dict(first.class_totals)[first.positive])
+    n = float(first.n)
+    pi = _check_prevalence(prevalence)
+    share = pi if pi is not None else n_pos / n
+    slope = (c.fp - c.tn) * (1.0 - share) / ((c.fn - c.tp) * share)
+    best, tied = hull.optimal(slope)
+    return {"models": points, "combined_hull": hull.to_dict(),
+            "optimal": {"slope": slope, "costs": c.to_dict(), "prevalence": share,
+                        "prevalence_source": "given" if pi is not None else "the first test set",
+                        "vertex": best.to_dict(), "tied_with": tied.to_dict() if tied else None},
+            "method": "ROC convex hull of the models' curves (scores) and points (labels), Fawcett 2006; "
+                      "regions by the diagonal and the anti-diagonal"}
 
 
 def _holm_note(n_pairs: int, n_delong: int, any_delong: bool) -> str:
@@ -421,7 +471,8 @@ def compare_unpaired(
             "Welch's degrees of freedom" if auc_test == "delong" else
             "the bootstrap test for two unpaired ROC curves (as pROC's roc.test(method = \"bootstrap\")), each "
             "curve resampled on its own") + ", AUC_A - AUC_B")
-    return Comparison(tuple(names), (a, b), tests, False, confidence, tuple(notes))
+    return Comparison(tuple(names), (a, b), tests, False, confidence, tuple(notes),
+                      roc_space=roc_space({names[0]: a, names[1]: b}, None, None))
 
 
 def _check_names(names: Any, m: int = 2) -> tuple[str, ...]:

@@ -798,6 +798,24 @@ def _logit_estimate(value: float, n_pos: float, confidence: float) -> Estimate:
     return Estimate(value, ci, "logit")
 
 
+def _curve_counts(name: Any, r: Any) -> ThresholdCounts:
+    """The ROC points of a ranking, or the single point of a discrete two-class classifier."""
+    if isinstance(r, RankingAnalysis):
+        return threshold_counts(r.summary)
+    ranking = getattr(r, "ranking", None)
+    if isinstance(ranking, RankingAnalysis):
+        return threshold_counts(ranking.summary)
+    confusion = getattr(r, "confusion", None)
+    positive = getattr(r, "positive", None)
+    if confusion is None or positive is None:
+        raise InvalidInput(f"{name!r} is a {type(r).__name__}, not the result of assay.rank() or of assay.evaluate() "
+                           "on two classes", field="rankings")
+    p = confusion.labels.index(positive)
+    counts = confusion.counts
+    tp, fn, fp, tn = counts[p, p], counts[p, 1 - p], counts[1 - p, p], counts[1 - p, 1 - p]
+    return ThresholdCounts(np.array([np.nan]), np.array([tp]), np.array([fp]), tp + fn, fp + tn)
+
+
 @dataclass(frozen=True)
 class HullVertex:
     """A vertex of a combined ROC hull: which classifier, at which threshold."""
@@ -843,8 +861,12 @@ class CombinedHull:
                 "potentially_optimal": list(self.potentially_optimal)}
 
 
-def combined_hull(rankings: dict[str, RankingAnalysis]) -> CombinedHull:
+def combined_hull(rankings: dict[str, Any]) -> CombinedHull:
     """The convex hull of several classifiers' ROC curves, each vertex with its origin.
+
+    A classifier is its ranking (``assay.rank``, or an ``assay.evaluate`` result with scores), or a
+    discrete classifier (an ``assay.evaluate`` result of predicted labels, two classes): one point in
+    ROC space, whose threshold is NaN.
 
     When every classifier was scored on data with the same numbers of positives
     and negatives (the same test set), the hull is computed exactly on counts;
@@ -868,11 +890,10 @@ def combined_hull(rankings: dict[str, RankingAnalysis]) -> CombinedHull:
     if not isinstance(rankings, Mapping) or not rankings:
         raise InvalidInput("expected a mapping of names to rank() results, e.g. {'A': rank(...), 'B': rank(...)}",
                            field="rankings")
+    counts = []
     for name, r in rankings.items():
-        if not isinstance(r, RankingAnalysis):
-            raise InvalidInput(f"{name!r} is a {type(r).__name__}, not the result of assay.rank()", field="rankings")
+        counts.append(_curve_counts(name, r))
     names = [str(name) for name in rankings]
-    counts = [threshold_counts(r.summary) for r in rankings.values()]
     same = len({(float(c.n_positive), float(c.n_negative)) for c in counts}) == 1
     xs, ys, owner, thresholds = [], [], [], []
     for name, tc in zip(names, counts, strict=True):
@@ -893,10 +914,11 @@ def combined_hull(rankings: dict[str, RankingAnalysis]) -> CombinedHull:
     first = np.concatenate(([True], x[1:] != x[:-1]))  # only the top point at each x can be a vertex
     x, y, who, th = x[first], y[first], who[first], th[first]
     keep = y >= np.maximum.accumulate(y)  # a point lower than one to its left is below the hull
-    x = np.concatenate(([0], x[keep]))
-    y = np.concatenate(([0], y[keep]))
-    who = np.concatenate(([-1], who[keep]))
-    th = np.concatenate(([np.inf], th[keep]))
+    # the corners belong to every classifier (predict nothing, predict everything): discrete ones too
+    x = np.concatenate(([0], x[keep], [total_x]))
+    y = np.concatenate(([0], y[keep], [total_y]))
+    who = np.concatenate(([-1], who[keep], [-1]))
+    th = np.concatenate(([np.inf], th[keep], [-np.inf]))
     hull = upper_hull(x, y, tolerance=0.0 if same else 1e-12)
     vertices = []
     for xv, yv, w, t in zip(x[hull], y[hull], who[hull], th[hull], strict=True):

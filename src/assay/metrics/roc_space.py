@@ -31,6 +31,7 @@ __all__ = [
     "inverted",
     "REFERENCE_CLASSIFIERS",
     "expected_cost",
+    "roc_region",
 ]
 
 
@@ -173,6 +174,22 @@ def mix(a: tuple[float, float], b: tuple[float, float], q: float) -> tuple[float
     (0.2, 0.6)
     """
     return (round((1 - q) * a[0] + q * b[0], 15), round((1 - q) * a[1] + q * b[1], 15))
+
+
+def roc_region(fpr: float, tpr: float) -> str:
+    """Where a discrete classifier lies in ROC space (Fawcett 2006, section 2.1): "worse than random" below the
+    diagonal (its inverse is better), "random" on it, else "conservative" on the lower-left side of the
+    anti-diagonal fpr + tpr = 1 (positive only on strong evidence: few false positives, and few true
+    positives) and "liberal" on the upper-right side (many true positives, and many false ones).
+
+    >>> roc_region(0.1, 0.5), roc_region(0.6, 0.9), roc_region(0.7, 0.2), roc_region(0.3, 0.3)
+    ('conservative', 'liberal', 'worse than random', 'random')
+    """
+    if tpr < fpr:
+        return "worse than random"
+    if tpr == fpr:
+        return "random"
+    return "conservative" if fpr + tpr < 1.0 else "liberal"
 
 
 def inverted(fpr: float, tpr: float) -> tuple[float, float]:

@@ -65,6 +65,9 @@ def comparison_document(c: Any) -> list[Block]:
     if c.pairwise:
         blocks.extend(_pairwise_table(c, level))
         verdicts.extend(_pairwise_words(c, level))
+    space = getattr(c, "roc_space", None)
+    if space:
+        verdicts.extend(_roc_space_blocks(blocks, space))
     blocks.append(Heading("In words"))
     for v in verdicts:
         blocks.append(Paragraph(v[0].upper() + v[1:] + ("" if v.endswith(".") else ".")))
@@ -140,3 +143,31 @@ def _pairwise_words(c: Any, level: str) -> list[str]:
 
 def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _roc_space_blocks(blocks: list[Block], space: dict[str, Any]) -> list[str]:
+    """The models in ROC space, their combined hull and the optimal one: blocks, and the sentences."""
+    rows = [[m["name"], "—" if m["fpr"] is None else f"{m['fpr']:.3f}", "—" if m["tpr"] is None else f"{m['tpr']:.3f}",
+             m["region"] or m["note"] or ""] for m in space["models"]]
+    blocks.append(Heading("ROC space"))
+    blocks.append(Table(["Model", "FPR", "TPR", "Region"], rows, align="lrrl"))
+    hull = space["combined_hull"]
+    optimal = space["optimal"]
+    vertex = optimal["vertex"]
+    where = "predicting nothing positive" if not vertex["classifier"] and vertex["fpr"] == 0 else \
+        "predicting everything positive" if not vertex["classifier"] else \
+        f"{vertex['classifier']}" + (f" at threshold {vertex['threshold']:.4g}" if vertex["threshold"] is not None
+                                     else "")
+    blocks.append(Paragraph(f"combined ROC convex hull: {len(hull['vertices'])} vertices; potentially optimal: "
+                            f"{', '.join(hull['potentially_optimal']) or 'none'} (the others are never the best choice "
+                            "under any costs and class ratio); a point on a hull edge is a random mix of its two ends "
+                            "(assay.mix)", "muted"))
+    words = [f"With false positives costing {optimal['costs']['fp']:g} and false negatives "
+             f"{optimal['costs']['fn']:g} at {optimal['prevalence']:.1%} positives, the best choice is {where} "
+             f"(iso-performance slope {optimal['slope']:.3g})"]
+    worse = [m["name"] for m in space["models"] if m["region"] == "worse than random"]
+    if worse:
+        words.append(f"{', '.join(worse)} {'lies' if len(worse) == 1 else 'lie'} below the diagonal: inverting "
+                     "the predictions would do better")
+    return words
+
