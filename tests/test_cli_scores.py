@@ -187,8 +187,10 @@ def test_bad_options_exit_2(capsys, args, message):
 def test_curves_bad_usage(capsys):
     status, _, err = run(["curves", TWO, "--truth", "truth", "--pred", "predicted"], capsys)
     assert status == 2 and "--pred does not apply here" in err
-    status, _, err = run(["curves", HPC, "--truth", "obs", "--proba", "VF,F,M,L"], capsys)
-    assert status == 2 and "ranking curves need two classes with scores" in err
+    status, out, err = run(["curves", HPC, "--truth", "obs", "--proba", "VF,F,M,L"], capsys)
+    assert status == 0 and out.splitlines()[0] == "class,threshold,fpr,tpr"  # every class, one vs rest
+    status, _, err = run(["curves", HPC, "--truth", "obs", "--proba", "VF,F,M,L", "--kind", "lift"], capsys)
+    assert status == 2 and "--kind lift" in err
     status, _, err = run(["curves", TWO, "--truth", "truth", "--score", "Class1", "--kind", "thresholds",
                           "--at", "a,b"], capsys)
     assert status == 2 and "--at" in err

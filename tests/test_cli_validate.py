@@ -248,3 +248,78 @@ def test_demo_contract(capsys):
     assert d["dataset"] == "breast-cancer" and d["method"] == "cv"
     assert list(d["models"]) == ["decision-tree", "naive-bayes", "adaboost"]
     assert {c["test"] for c in d["comparisons"]} >= {"cochran_q", "mcnemar", "delong"}
+
+
+def test_three_models_get_holm_adjusted_pairwise_tests(capsys):
+    d = run_json(["validate", "--dataset", "breast-cancer", "--model", "decision-tree", "--model", "naive-bayes",
+                  "--model", "knn", "--folds", "5", "--bootstrap", "200"], capsys)
+    from assay.inference.multiple import holm
+
+    for test in ("mcnemar", "delong"):
+        family = [c for c in d["comparisons"] if c["test"] == test]
+        assert len(family) == 3
+        expected = holm([c["pvalue"] for c in family])
+        for c, p in zip(family, expected, strict=True):
+            keys = list(c)
+            assert keys[keys.index("pvalue") + 1] == "pvalue_holm"
+            assert c["pvalue_holm"] == pytest.approx(p)
+            assert c["significant"] == (p < 0.05)
+            assert "after Holm's adjustment for 3 comparisons" in c["verdict"]
+    assert all("pvalue_holm" not in c for c in d["comparisons"] if c["test"] in ("cochran_q",
+                                                                                 "paired_bootstrap_accuracy"))
+    assert any("Holm's method" in note for note in d["notes"])
+
+
+def test_adjust_bonferroni_and_none(capsys):
+    base = ["validate", "--dataset", "iris", "--model", "decision-tree", "--model", "naive-bayes", "--model", "knn",
+            "--folds", "5", "--bootstrap", "200"]
+    bonf = run_json([*base, "--adjust", "bonferroni"], capsys)
+    plain = run_json([*base, "--adjust", "none"], capsys)
+    for b, p in zip(bonf["comparisons"], plain["comparisons"], strict=True):
+        assert "pvalue_holm" not in b and "pvalue_holm" not in p and "pvalue_bonferroni" not in p
+        if b["test"] == "mcnemar":
+            assert b["pvalue_bonferroni"] == pytest.approx(min(1.0, 3 * p["pvalue"]))
+            assert "Bonferroni" in b["verdict"] and "adjust" not in p["verdict"]
+    status, out, err = run([*base, "--adjust", "sidak"], capsys)
+    assert status == 2 and "--adjust" in err
+
+
+def test_holm_column_in_the_text_report(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")
+    status, out, err = run(["validate", "--dataset", "iris", "--model", "decision-tree", "--model", "naive-bayes",
+                            "--model", "knn", "--folds", "5", "--bootstrap", "200"], capsys)
+    assert status == 0, err
+    assert "Holm p" in out and "Holm-adjusted p" in out
+
+
+def test_two_models_are_not_adjusted(capsys):
+    d = run_json(["validate", "--dataset", "iris", "--model", "decision-tree", "--model", "naive-bayes",
+                  "--folds", "5", "--bootstrap", "200"], capsys)
+    assert all("pvalue_holm" not in c and "adjustment" not in c for c in d["comparisons"])
+    assert not any("Holm" in note for note in d["notes"])
+
+
+def test_several_datasets_add_a_friedman_section(capsys, tmp_path):
+    argv = ["validate", "--dataset", "iris", "--dataset", "wine", "--dataset", "breast-cancer", "--model",
+            "decision-tree", "--model", "naive-bayes", "--model", "knn", "--folds", "5", "--bootstrap", "200"]
+    d = run_json([*argv, "--plots", str(tmp_path)], capsys)
+    assert list(d["datasets"]) == ["iris", "wine", "breast-cancer"]
+    f = d["friedman"]
+    assert f["datasets"] == ["iris", "wine", "breast-cancer"] and f["models"] == ["decision-tree", "naive-bayes", "knn"]
+    for i, name in enumerate(f["datasets"]):  # the scores are each data set's accuracy, 1 - the estimated error
+        for j, model in enumerate(f["models"]):
+            error = d["datasets"][name]["models"][model]["estimate"]["error"]
+            assert f["scores"][i][j] == pytest.approx(1 - error)
+    from scipy.stats import friedmanchisquare
+
+    assert f["friedman"]["statistic"] == pytest.approx(friedmanchisquare(*np.array(f["scores"]).T).statistic)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["critical-difference.png", "critical-difference.svg"]
+    status, out, err = run(argv, capsys)
+    assert status == 0, err
+    assert "Over the data sets: Friedman and Nemenyi" in out and "Critical-difference diagram" in out
+
+
+def test_several_datasets_refuse_predictions(capsys, tmp_path):
+    status, out, err = run(["validate", "--dataset", "iris", "--dataset", "wine", "--model", "decision-tree",
+                            "--model", "naive-bayes", "--predictions", str(tmp_path / "p")], capsys)
+    assert status == 2 and "--predictions applies to one --dataset" in err and out == ""

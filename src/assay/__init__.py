@@ -34,6 +34,9 @@ _EXPORTS: dict[str, str] = {
     "Validation": "assay.evaluation.validation",
     "validate": "assay.evaluation.validation",
     "cochran_q": "assay.inference.cochran",
+    "FriedmanResult": "assay.inference.friedman",
+    "friedman": "assay.inference.friedman",
+    "plot_critical_difference": "assay.report.cd_plot",
     "error_difference": "assay.inference.difference",
     "error_difference_from_counts": "assay.inference.difference",
     "mcnemar_predictions": "assay.inference.mcnemar",
@@ -92,6 +95,9 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "cochran_q",
+    "friedman",
+    "FriedmanResult",
+    "plot_critical_difference",
     "Comparison",
     "compare",
     "compare_unpaired",

@@ -22,7 +22,7 @@ try:  # a Ctrl-C while the command line loads ends it with one line, as any othe
     import click
 
     from assay import __version__
-    from assay.cli import calculators, compare, demo, plan, report, validate
+    from assay.cli import calculators, compare, demo, friedman, plan, report, validate
     from assay.cli.common import CONTEXT, UserError, on_interrupt, reset_interrupt
 except KeyboardInterrupt:
     sys.stderr.write("assay: interrupted\n")
@@ -53,7 +53,7 @@ def cli() -> None:
     """
 
 
-for module in (report, validate, compare, calculators, demo, plan):
+for module in (report, validate, compare, calculators, demo, plan, friedman):
     module.register(cli)
 
 if _sigterm_before_loading is not None:

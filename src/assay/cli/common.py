@@ -146,9 +146,10 @@ def write_pictures(result: Any, html: str | None, plots: str | None) -> None:
             raise UserError(f"--html: cannot write {html}: {e.strerror or e}") from None
     if plots:
         from assay.report.plots import save_plots
+        from assay.report.regression_plots import is_regression, save_regression_plots
 
         try:
-            save_plots(result, plots)
+            (save_regression_plots if is_regression(result) else save_plots)(result, plots)
         except OSError as e:
             raise UserError(f"--plots: cannot write to {plots}: {e.strerror or e}") from None
         except InvalidInput as e:

@@ -38,7 +38,7 @@ conversions and the sorted keys hold several copies of it), else in batches."""
 
 NAMES = {"y_score=": "--score", "allow_disjoint_labels=True": "--allow-disjoint-labels", "positive": "--positive", "seed": "--seed", "interval": "--interval", "method": "--interval",
          "threshold": "--threshold", "confidence": "--confidence", "beta": "--beta", "thresholds": "--at",
-         "bootstrap": "--bootstrap", "labels": "--proba", "costs": "--costs", "prevalence": "--prevalence",
+         "bootstrap": "--bootstrap", "top_k": "--top-k", "labels": "--proba", "costs": "--costs", "prevalence": "--prevalence",
          "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval", "roc_bins": "--roc-bins",
          "prior": "--prior", "clip": "--clip", "bins": "--bins", "at_specificity": "--at-specificity",
          "at_sensitivity": "--at-sensitivity",
@@ -155,6 +155,10 @@ def register(cli: click.Group) -> None:
 @click.option("--interval", type=click.Choice(["wilson", "clopper-pearson", "agresti-coull", "jeffreys", "normal"]),
               default="wilson", show_default=True, help="Interval for proportions.")
 @click.option("--beta", type=float, default=1.0, show_default=True, help="Also report F-beta when not 1.")
+@click.option("--top-k", "top_k", type=int, metavar="K",
+              help="With --proba of more than two classes: also the top-K accuracy, the share of instances whose "
+                   "actual class is among their K most probable, with its interval (scikit-learn's "
+                   "top_k_accuracy_score).")
 @click.option("--bootstrap", type=int, default=2000, show_default=True,
               help="Bootstrap resamples for F1, MCC, balanced accuracy and averages.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
@@ -177,7 +181,7 @@ def register(cli: click.Group) -> None:
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
            allow_disjoint_labels: bool, cost_matrix_file: str | None, kappa_weights: str | None, weight: str | None, threshold: float | str | None, confidence: float,
-           interval: str, beta: float, bootstrap: int, seed: int,
+           interval: str, beta: float, top_k: int | None, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
            sensitivity_range: str | None, lift_depth: float,
            at_specificity: tuple[float, ...], at_sensitivity: tuple[float, ...], direction: str,
@@ -215,6 +219,9 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
 
     options = {"confidence": confidence, "interval": interval, "beta": beta, "bootstrap": bootstrap, "seed": seed,
                **({"kappa_weights": kappa_weights} if kappa_weights else {})}
+    if top_k is not None and (confusion_file is not None or engine == "spark" or not proba
+                              or (file is not None and _streams(file, memory))):
+        raise UserError("--top-k takes --proba of more than two classes, in a table that fits in --memory")
     if cost_matrix_file is not None:
         if costs is not None:
             raise UserError("give --costs fp=...,fn=... or --cost-matrix FILE, not both")
@@ -297,10 +304,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         if task != "classification" and pred:
             regression = _regression_if_numeric(data, task)
             if regression is not None:
-                if html or plots:
-                    option = "--html" if html else "--plots"
-                    raise UserError(f"{option} covers classification reports; numeric predictions have none yet")
-                _report_regression(data, regression, confidence, bootstrap, seed, fmt, output, weight)
+                _report_regression(data, regression, confidence, bootstrap, seed, fmt, output, weight, html=html,
+                                   plots=plots)
                 return
         elif task == "regression":
             raise UserError("--task regression compares --truth with --pred (numeric predictions)")
@@ -314,7 +319,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         weights = {"sample_weight": data.extra[weight]} if weight else {}
         try:
             result = evaluate(data.truth, positive=positive, threshold=threshold, score_name=data.score_name,
-                              **data.kwargs, **options, **ranking, **probabilistic, **labelled, **weights)
+                              **({"top_k": top_k} if top_k is not None else {}), **data.kwargs, **options, **ranking, **probabilistic, **labelled, **weights)
         except InvalidInput as e:
             raise fail(e, {**NAMES, **data.names, "sample_weight": f"column {weight!r}", "calibration_bins": "--bins",
                            "calibration_strategy": "--calibration"}) from None
@@ -413,7 +418,8 @@ def _regression_if_numeric(data: Any, task: str) -> str | None:
 
 
 def _report_regression(data: Any, reason: str, confidence: float, bootstrap: int, seed: int, fmt: str,
-                       output: str | None, weight: str | None = None) -> None:
+                       output: str | None, weight: str | None = None, *, html: str | None = None,
+                       plots: str | None = None) -> None:
     from assay.evaluation.regression import evaluate_regression
     from assay.report.document import regression_document
     from assay.report.markdown import render_blocks_markdown
@@ -426,6 +432,7 @@ def _report_regression(data: Any, reason: str, confidence: float, bootstrap: int
         raise fail(e, {**NAMES, **data.names, "sample_weight": f"column {weight!r}"}) from None
     result = replace(result, source={k: v for k, v in data.source.items() if k in ("file", "truth", "pred")},
                      notes=(f"numeric predictions: {reason}",) + tuple(result.notes))
+    write_pictures(result, html, plots)  # predicted against actual, residuals (report.regression_plots)
     render(result, fmt, output,
            text=lambda tty, width: render_blocks_text(regression_document(result), color=tty, width=width),
            markdown=lambda: render_blocks_markdown(regression_document(result)))
@@ -440,6 +447,9 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
               help="roc, pr (precision-recall), lift (and cumulative gains), thresholds (the threshold table of Fawcett 2006), "
                    "hull (ROC convex hull).")
 @click.option("--positive", metavar="LABEL", help="The positive class.")
+@click.option("--class", "class_", metavar="LABEL",
+              help="With --proba of more than two classes: this class against the rest (default: every class, "
+                   "one after another, in a class column); --kind roc or pr.")
 @click.option("--at", "at", metavar="T1,T2,...", help="For --kind thresholds: these thresholds only.")
 @click.option("--costs", metavar="fp=C,fn=C", help="Costs, for the expected cost column of the threshold table.")
 @click.option("--prevalence", type=float, metavar="P", help="Share of positives where the classifier is used.")
@@ -451,9 +461,9 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
 @click.option("--output", "-o", metavar="PATH", help="Write to PATH (atomically) instead of stdout.")
 def curves(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
-           input_format: str | None, na_values: str | None, kind: str, positive: str | None, at: str | None,
-           costs: str | None, prevalence: float | None, roc_bins: int | None, memory: str | None, fmt: str,
-           output: str | None) -> None:
+           input_format: str | None, na_values: str | None, kind: str, positive: str | None, class_: str | None,
+           at: str | None, costs: str | None, prevalence: float | None, roc_bins: int | None, memory: str | None,
+           fmt: str, output: str | None) -> None:
     """Export the points of a curve (ROC, PR, lift, threshold table, hull) as CSV or JSON.
 
     One row per distinct threshold, exact (positive iff score >= threshold), for
@@ -464,6 +474,11 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
       assay curves preds.csv --truth y --score p --kind roc > roc.csv
       assay curves preds.csv --truth y --score p --kind thresholds --at 0.2,0.4,0.6,0.8
       assay curves preds.csv --truth y --score p --kind lift --format json -o lift.json
+      assay curves hpc_cv.csv --truth obs --proba VF,F,M,L --class VF --kind pr
+      assay curves hpc_cv.csv --truth obs --proba VF,F,M,L --kind roc > roc_per_class.csv
+
+    With --proba of more than two classes, each class's one-vs-rest curve (its probability
+    column ranking it against all the others; Fawcett 2006, section 9).
     """
     import numpy as np
 
@@ -491,7 +506,12 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
             emit(curve_csv_pieces(r.curve_chunks(kind)) if fmt == "csv" else
                  curve_json_pieces(lambda: r.curve_chunks(kind), kind=kind, positive=positive_label), output)
             return
+    elif proba is not None and len(proba_pairs(proba)) > 2:
+        _class_curves(file, truth, proba, input_format, na_values, kind, class_, fmt, output)
+        return
     else:
+        if class_ is not None:
+            raise UserError("--class applies to --proba of more than two classes (two classes: --positive)")
         data = read_predictions(file, truth, pred, score, proba, input_format, na_values, allow=("score", "proba"))
         try:
             r = rank(data.truth, positive=positive, score_name=data.score_name,
@@ -521,3 +541,49 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
     from assay.report.curves import curve_csv, curve_json
 
     emit(curve_csv(table) if fmt == "csv" else curve_json(table, kind=kind, positive=r.summary.labels[1]), output)
+
+
+CLASS_CURVES = ("roc", "pr")
+"""The curves of one class against the rest."""
+
+
+def _class_curves(file: str | None, truth: str | None, proba: str, input_format: str | None, na_values: str | None,
+                  kind: str, class_: str | None, fmt: str, output: str | None) -> None:
+    """``assay curves --proba`` of more than two classes: one class's one-vs-rest curve, or every class's."""
+    import json
+
+    from assay.evaluation.multiclass_ranking import rank_classes
+    from assay.report.curves import curve_csv, curve_json
+
+    if kind not in CLASS_CURVES:
+        raise UserError(f"--kind {kind}: with --proba of more than two classes, --kind takes "
+                        f"{' or '.join(CLASS_CURVES)} (one class against the rest)")
+    data = read_predictions(file, truth, None, None, proba, input_format, na_values, allow=("proba",))
+    try:
+        ranking = rank_classes(data.truth, data.kwargs["y_proba"])
+        if class_ is not None:
+            label = ranking.summary(class_).labels[1]
+            table = ranking.roc(label) if kind == "roc" else ranking.pr(label)
+            emit(curve_csv(table) if fmt == "csv" else curve_json(table, kind=kind, positive=label), output)
+            return
+        tables = ranking.curves(kind)
+    except InvalidInput as e:
+        raise fail(e, {**NAMES, **data.names, "class": "--class"}) from None
+    if fmt == "csv":
+        pieces = []
+        for i, (label, table) in enumerate(tables.items()):
+            header, body = curve_csv(table).split("\n", 1)
+            quoted = '"' + label.replace('"', '""') + '"' if any(ch in label for ch in ',"\n\r') else label
+            if i == 0:
+                pieces.append(f"class,{header}\n")
+            pieces.extend(f"{quoted},{line}\n" for line in body.splitlines())
+        emit("".join(pieces), output)
+        return
+    columns: dict[str, list] = {"class": []}
+    for label, table in tables.items():
+        part = json.loads(curve_json(table, kind=kind, positive=label))["columns"]
+        columns["class"].extend([label] * len(next(iter(part.values()))))
+        for name, values in part.items():
+            columns.setdefault(name, []).extend(values)
+    emit(json.dumps({"kind": kind, "positive": None, "classes": list(tables), "columns": columns}, indent=1,
+                    allow_nan=False) + "\n", output)

@@ -17,7 +17,7 @@ METHODS = ("resubstitution", "holdout", "repeated-holdout", "cv", "repeated-cv",
 NAMES = {"model": "--model", "param": "--param", "grid": "--grid", "method": "--method", "folds": "--folds",
          "repeats": "--repeats", "test_size": "--test-size", "seed": "--seed", "jobs": "--jobs",
          "target": "--target", "dataset": "--dataset", "confidence": "--confidence", "bootstrap": "--bootstrap",
-         "positive": "--positive", "stratify": "--no-stratify", "models": "--model"}
+         "positive": "--positive", "stratify": "--no-stratify", "models": "--model", "task": "--task"}
 
 
 def register(cli: click.Group) -> None:
@@ -41,12 +41,21 @@ def _split_model_option(values: tuple[str, ...], models: list[str], option: str)
 
 @click.command(context_settings=CONTEXT)
 @click.argument("file", required=False, metavar="FILE")
-@click.option("--target", metavar="COL", help="The column of classes in FILE.")
-@click.option("--dataset", type=click.Choice(["breast-cancer", "iris", "wine", "digits"]),
-              help="A real data set that scikit-learn ships, instead of FILE.")
+@click.option("--target", metavar="COL", help="The column of classes (or of numbers, --task regression) in FILE.")
+@click.option("--dataset", type=click.Choice(["breast-cancer", "iris", "wine", "digits", "diabetes"]), multiple=True,
+              help="A real data set that scikit-learn ships, instead of FILE (diabetes: a numeric target). "
+                   "Repeat it to validate the models on each and compare them over all by their accuracy "
+                   "(Friedman's test, Nemenyi's critical difference; Demšar 2006).")
 @click.option("--model", "models", multiple=True, metavar="NAME",
               help="zero-r, decision-tree, naive-bayes, knn, logistic, svm, random-forest, bagging, adaboost, or "
-                   "an import path (package.module.Class). Repeat to compare on the same splits.")
+                   "an import path (package.module.Class); with --task regression: zero-r, linear, ridge, "
+                   "decision-tree, knn, random-forest, bagging, adaboost (regressors). Repeat to compare on the "
+                   "same splits.")
+@click.option("--models", "model_list", metavar="NAME,NAME", help="Several models at once, comma-separated.")
+@click.option("--task", type=click.Choice(["auto", "classification", "regression"]), default="auto",
+              show_default=True,
+              help="regression: a numeric target, validated with regressors (MSE, MAE, R², ...); auto: regression "
+                   "when the target holds non-integer numbers or the data set is numeric.")
 @click.option("--param", "params", multiple=True, metavar="[MODEL:]KEY=VALUE", help="A learner's parameter.")
 @click.option("--grid", "grids", multiple=True, metavar="[MODEL:]KEY=V1,V2",
               help="Values to tune on the validation part (train-val-test).")
@@ -54,12 +63,17 @@ def _split_model_option(values: tuple[str, ...], models: list[str], option: str)
 @click.option("--folds", type=int, default=10, show_default=True, help="Folds of (repeated) cross-validation.")
 @click.option("--repeats", type=int, help="Repetitions, or bootstrap rounds (default 10; 50 for the bootstrap).")
 @click.option("--test-size", type=float, default=1 / 3, show_default="1/3", help="Holdout's test share.")
-@click.option("--no-stratify", is_flag=True, help="Do not keep class proportions in the parts.")
+@click.option("--stratify/--no-stratify", default=None,
+              help="Keep (or not) class proportions in the parts; default: stratified for classes (a numeric "
+                   "target is never stratified).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Makes every split reproducible.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Fit in parallel (same results).")
 @click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
 @click.option("--confidence", type=float, default=0.95, show_default=True)
 @click.option("--bootstrap", type=int, default=2000, show_default=True, help="Bootstrap resamples for intervals.")
+@click.option("--adjust", type=click.Choice(["holm", "bonferroni", "none"]), default="holm", show_default=True,
+              help="With three or more models: how the pairwise tests' p-values are adjusted for multiple "
+                   "comparisons (the verdicts use the adjusted p-values).")
 @click.option("--predictions", metavar="DIR", help="Write each model's out-of-fold predictions to DIR/MODEL.csv.")
 @click.option("--drop", "drop", multiple=True, metavar="COL", help="A column of FILE not to learn from (repeatable).")
 @click.option("--id", "id_column", metavar="COL",
@@ -68,10 +82,11 @@ def _split_model_option(values: tuple[str, ...], models: list[str], option: str)
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "parquet", "jsonl"]))
 @picture_options
 @output_options
-def validate(file: str | None, target: str | None, dataset: str | None, models: tuple[str, ...],
+def validate(file: str | None, target: str | None, dataset: tuple[str, ...], models: tuple[str, ...],
+             model_list: str | None, task: str,
              params: tuple[str, ...], grids: tuple[str, ...], method: str, folds: int, repeats: int | None,
-             test_size: float, no_stratify: bool, seed: int, jobs: int, positive: str | None, confidence: float,
-             bootstrap: int, predictions: str | None, drop: tuple[str, ...], id_column: str | None,
+             test_size: float, stratify: bool | None, seed: int, jobs: int, positive: str | None, confidence: float,
+             bootstrap: int, adjust: str, predictions: str | None, drop: tuple[str, ...], id_column: str | None,
              input_format: str | None, html: str | None,
              plots: str | None, fmt: str, output: str | None) -> None:
     """Estimate learners' error on a data set with a protocol, and compare them.
@@ -88,11 +103,17 @@ def validate(file: str | None, target: str | None, dataset: str | None, models: 
       assay validate --dataset wine --model decision-tree --method train-val-test --grid max_depth=1,2,3,5
       assay validate --dataset breast-cancer --model svm --model random-forest --jobs 2 --format json
       assay validate --dataset breast-cancer --model decision-tree --model naive-bayes --html report.html
+      assay validate --dataset diabetes --task regression --models linear,ridge,random-forest --folds 5
     """
     from assay.evaluation.validation import validate as run_validation
     from assay.protocols.learners import parse_params
 
-    names = list(dict.fromkeys(models)) or ["decision-tree"]
+    listed = [m.strip() for m in (model_list or "").split(",") if m.strip()]
+    if model_list is not None and not listed:
+        raise UserError("--models: give model names separated by commas, e.g. linear,ridge")
+    names = list(dict.fromkeys([*models, *listed])) or ["decision-tree"]
+    datasets = list(dict.fromkeys(dataset))
+    dataset = datasets[0] if datasets else None  # type: ignore[assignment]
     if (file is None) == (dataset is None):
         raise UserError("give a FILE with --target COL, or --dataset NAME")
     data = None
@@ -130,17 +151,27 @@ def validate(file: str | None, target: str | None, dataset: str | None, models: 
                 model_grids[m] = grid
     except InvalidInput as e:
         raise fail(e, NAMES) from None
+    if len(datasets) > 1:
+        if predictions or html:
+            raise UserError(f"{'--predictions' if predictions else '--html'} applies to one --dataset")
+        settings = dict(models=names, method=method, folds=folds, repeats=repeats, test_size=test_size,
+                        stratify=stratify, seed=seed, params=model_params, grids=model_grids or None, jobs=jobs,
+                        confidence=confidence, bootstrap=bootstrap, positive=positive, adjust=adjust, task=task)
+        _many_datasets(datasets, settings, fmt, output, plots)
+        return
     bar, update = progress_bar(fmt, "fitting")
     try:
         if bar is not None:
             bar.start()
         result = run_validation(data=data, target=target, dataset=dataset, name=file, models=names, method=method,
                                 folds=folds,
-                                repeats=repeats, test_size=test_size, stratify=not no_stratify, seed=seed,
+                                repeats=repeats, test_size=test_size, stratify=stratify, seed=seed,
                                 params=model_params, grids=model_grids or None, jobs=jobs, confidence=confidence,
-                                bootstrap=bootstrap, positive=positive, progress=update)
+                                bootstrap=bootstrap, positive=positive, progress=update, adjust=adjust,
+                                task=task)
     except InvalidInput as e:
-        raise fail(e, {**NAMES, target or "": f"column {target!r}"}) from None
+        raise fail(e, {**NAMES, "stratify": "--stratify" if stratify else "--no-stratify",
+                       target or "": f"column {target!r}"}) from None
     finally:
         if bar is not None:
             bar.stop()
@@ -179,3 +210,62 @@ def _write_predictions(result: Any, directory: str, ids: Any = None) -> None:
             write_atomic(path, buffer.getvalue())
         except OSError as e:
             raise UserError(f"--predictions: cannot write {path}: {e.strerror or e}") from None
+
+
+def _many_datasets(datasets: list[str], settings: dict[str, Any], fmt: str, output: str | None,
+                   plots: str | None) -> None:
+    """Several --dataset: each validated as alone, then the models compared over the data sets by their accuracy
+    (1 - the method's estimated error) with Friedman's test and the Nemenyi test (Demšar 2006)."""
+    from assay.evaluation.validation import validate as run_validation
+    from assay.inference.friedman import friedman_nemenyi
+
+    results = {}
+    for name in datasets:
+        bar, update = progress_bar(fmt, f"fitting on {name}")
+        try:
+            if bar is not None:
+                bar.start()
+            results[name] = run_validation(dataset=name, progress=update, **settings)
+        except InvalidInput as e:
+            raise fail(e, {**NAMES, "stratify": "--stratify" if settings["stratify"] else "--no-stratify"}) from None
+        finally:
+            if bar is not None:
+                bar.stop()
+    models = list(next(iter(results.values())).models)
+    scores = []
+    for name, v in results.items():
+        error = [getattr(getattr(v.models[m], "estimate", None), "error", None) for m in models]
+        if any(e is None for e in error) or getattr(v, "task", "classification") == "regression":
+            raise UserError(f"--dataset {name}: several data sets are compared by the accuracy of classifiers; "
+                            f"validate a regression data set alone")
+        scores.append([1.0 - float(e) for e in error])
+    comparison = None
+    if len(models) > 1:
+        try:
+            comparison = friedman_nemenyi(scores, models=models, datasets=datasets, better="higher",
+                                          confidence=settings["confidence"])
+        except InvalidInput as e:
+            raise fail(e, NAMES) from None
+    from assay.report.friedman import friedman_document
+    from assay.report.markdown import render_blocks_markdown
+    from assay.report.text import render_blocks_text
+    from assay.report.validation import validation_document
+
+    what = "accuracy (1 - the method's estimated error)"
+    blocks = [block for v in results.values() for block in validation_document(v)]
+    if comparison is not None:
+        blocks += friedman_document(comparison, title="Over the data sets: Friedman and Nemenyi (Demšar 2006)",
+                                    level=1, scores=what)
+    payload = {"datasets": {name: v.to_dict() for name, v in results.items()},
+               "friedman": None if comparison is None else {"score": what, **comparison.to_dict()}}
+    render(payload, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
+           markdown=lambda: render_blocks_markdown(blocks))
+    if plots and comparison is not None:
+        from assay.cli.common import stop_if_interrupted
+        from assay.report.cd_plot import save_cd_plot
+
+        stop_if_interrupted()
+        try:
+            save_cd_plot(comparison, plots)
+        except OSError as e:
+            raise UserError(f"--plots: cannot write to {plots}: {e.strerror or e}") from None

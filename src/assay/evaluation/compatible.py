@@ -3,7 +3,7 @@
 ``roc_curve``, ``roc_auc``, ``average_precision`` and ``precision_recall_curve``
 take the arguments of ``sklearn.metrics.roc_curve``, ``roc_auc_score``,
 ``average_precision_score`` and ``precision_recall_curve`` and return the same
-numbers, computed from one sort of the scores (``ScoreCounts``) instead of an
+numbers (``roc_auc`` and ``average_precision`` also for an (n, k) score matrix), computed from one sort of the scores (``ScoreCounts``) instead of an
 argsort. Where scikit-learn warns and returns NaN (a single class in the
 truth), these raise ``InvalidInput``.
 """
@@ -33,7 +33,8 @@ from assay.metrics.ranking import (
 from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts, sort_keys
 
-__all__ = ["roc_curve", "roc_auc", "average_precision", "precision_recall_curve", "binary_scores"]
+__all__ = ["roc_curve", "roc_auc", "average_precision", "precision_recall_curve", "binary_scores", "APAverage",
+           "AP_AVERAGES"]
 
 
 def binary_scores(
@@ -219,17 +220,56 @@ def roc_auc(
     return float(0.5 * (1 + (area - min_area) / (max_fpr - min_area)))
 
 
-def average_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None) -> float:
+APAverage = Literal["macro", "micro", "weighted"]
+AP_AVERAGES: tuple[str | None, ...] = ("macro", "micro", "weighted", None)
+
+
+def average_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
+                      average: APAverage | None = "macro", labels: Sequence[Any] | None = None) -> float | np.ndarray:
     """Average precision, sum of (R_k - R_(k-1)) P_k, as ``sklearn.metrics.average_precision_score``.
 
     When every score is distinct it is the mean, over the positives, of (rank among
     the positives) / (rank among all instances), ranks counted from the top.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,), or (n, k) of 0/1
+        The classes; or, with k > 2 score columns, the binarized truth
+        (``sklearn.preprocessing.label_binarize``).
+    y_score : array-like of shape (n,), or (n, k), data frame or mapping of class to column
+        The positive class's scores; or one score column per class, in ``labels`` order
+        (default: the sorted classes of ``y_true``), as ``predict_proba`` gives them.
+    average : {"macro", "micro", "weighted"} or None, default "macro"
+        With k > 2 columns: each class against the rest (``y_true == c`` scored by
+        column c), then their plain mean, the AP of all (instance, class) pairs pooled
+        ("micro"), the mean weighted by each class's support, or (None) the k values.
+    labels : sequence, optional
+        The class of each column of a 2-d ``y_score``. A class absent from ``y_true``
+        has no positive, so its AP is 0, counted in the macro mean, as scikit-learn
+        gives on ``label_binarize(y_true, classes=labels)`` (with a warning there).
+        Without ``labels``, the columns must match the classes present, as in
+        scikit-learn.
+
+    Notes
+    -----
+    Micro: AP of the pooled pairs, which is the AP of the k one-vs-rest summaries
+    merged. Weighted: sum_c AP_c s_c / sum_c s_c, s_c the (weighted) count of class c
+    (0 when no class has support, as scikit-learn).
+
     Examples
     --------
     >>> round(average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
     0.8333
+    >>> p = [[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.4, 0.2, 0.4]]
+    >>> average_precision(["a", "b", "c", "b"], p, average=None).tolist()
+    [1.0, 0.75, 1.0]
     """
+    if np.ndim(y_score) == 2 and np.shape(y_score)[1] > 2 or isinstance(y_score, dict) \
+            or hasattr(y_score, "columns"):
+        return _multiclass_average_precision(y_true, y_score, labels=labels, average=average,
+                                             sample_weight=sample_weight)
+    if np.ndim(y_score) == 2 and np.shape(y_score)[1] == 2:
+        y_score = np.asarray(y_score)[:, 1]  # the positive class's column, as scikit-learn's predict_proba gives
     if sample_weight is None:
         is_positive, scores, _, _ = binary_scores(y_true, y_score, pos_label=pos_label)
         keys = sort_keys(is_positive, scores)
@@ -285,6 +325,68 @@ def _multiclass_auc(y_true: Any, y_score: Any, *, labels: Sequence[Any] | None, 
     if average == "weighted":
         return float(np.average(aucs, weights=support))
     raise InvalidInput(f"{average!r} is not one of ['macro', 'weighted']", field="average")
+
+
+def _score_matrix(y_score: Any, labels: Sequence[Any] | None) -> tuple[np.ndarray, list[Any] | None]:
+    """(n, k) finite scores and the class of each column (None: not named)."""
+    if isinstance(y_score, dict) or hasattr(y_score, "columns"):
+        columns = list(y_score.keys()) if isinstance(y_score, dict) else [str(c) for c in y_score.columns]
+        arrays = [as_scores(y_score[c], f"y_score[{c!r}]") for c in (y_score if isinstance(y_score, dict)
+                                                                       else y_score.columns)]
+        if len({len(a) for a in arrays}) > 1:
+            raise InvalidInput("the score columns differ in length", field="y_score")
+        return np.column_stack(arrays).astype(np.float64), columns
+    try:
+        matrix = np.asarray(y_score, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidInput("expected an (n, k) array of scores", field="y_score") from None
+    bad = ~np.isfinite(matrix)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        raise InvalidInput(f"{float(matrix[row, col])!r} is not a finite number", field=f"y_score[:, {col}]",
+                           row=int(row))
+    return matrix, list(labels) if labels is not None else None
+
+
+def _multiclass_average_precision(y_true: Any, y_score: Any, *, labels: Sequence[Any] | None, average: Any,
+                                  sample_weight: Any) -> float | np.ndarray:
+    from assay.evaluation.multiclass_ranking import one_vs_rest_average_precision
+
+    if average not in AP_AVERAGES:
+        raise InvalidInput(f"{average!r} is not one of {list(AP_AVERAGES)}", field="average")
+    matrix, columns = _score_matrix(y_score, labels)
+    n, k = matrix.shape
+    if np.ndim(y_true) == 2:  # the binarized truth
+        truth = np.asarray(y_true)
+        if truth.shape != matrix.shape:
+            raise InvalidInput(f"has shape {truth.shape} but y_score has {matrix.shape}", field="y_true")
+        if not np.isin(truth, (0, 1)).all():
+            raise InvalidInput("a binarized truth holds 0 and 1 only", field="y_true")
+        indicator = truth.astype(bool)
+    else:
+        if columns is None:
+            present = list(sorted_labels(encode_labels({"y_true": y_true}).labels))
+            if len(present) != k:
+                raise InvalidInput(f"has {k} columns but y_true holds {len(present)} classes {present}: name "
+                                   "the class of each column with labels=[...] (a class absent from y_true then "
+                                   "has average precision 0)", field="y_score")
+            columns = present
+        elif len(columns) != k:
+            raise InvalidInput(f"has {k} columns but {len(columns)} labels were given", field="y_score")
+        codes = encode_labels({"y_true": y_true}, labels=columns).codes["y_true"]
+        if len(codes) != n:
+            raise InvalidInput(f"has {n} rows but y_true has {len(codes)} values", field="y_score")
+        indicator = codes[:, None] == np.arange(k)[None, :]
+    weights = None
+    if sample_weight is not None:
+        weights = as_scores(sample_weight, "sample_weight").astype(np.float64)
+        if len(weights) != n:
+            raise InvalidInput(f"has {len(weights)} values but y_true has {n}", field="sample_weight")
+        if (weights < 0).any():
+            raise InvalidInput("weights must be >= 0", field="sample_weight", row=int(np.argmax(weights < 0)))
+    summaries = [ScoreCounts.from_arrays(indicator[:, j], matrix[:, j], sample_weight=weights) for j in range(k)]
+    support = (indicator * (weights[:, None] if weights is not None else 1)).sum(axis=0)
+    return one_vs_rest_average_precision(summaries, support, average)
 
 
 def _default_columns(y_true: Any, y_score: Any) -> list[str] | None:

@@ -11,7 +11,7 @@ import numpy as np
 
 from assay.errors import InvalidInput
 from assay.evaluation.classification import analyse_confusion
-from assay.evaluation.multiclass_ranking import analyse_multiclass_scores
+from assay.evaluation.multiclass_ranking import analyse_multiclass_scores, check_top_k, top_k_accuracy
 from assay.evaluation.probabilistic import analyse_probabilities, analyse_score_counts
 from assay.evaluation.ranking import AUCInterval, Costs, RankingAnalysis, analyse_scores
 from assay.evaluation.result import Evaluation
@@ -115,6 +115,7 @@ def evaluate(
     kappa_weights: str | None = None,
     direction: str = "higher",
     cost_matrix: Any = None,
+    top_k: int | None = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
 
@@ -231,6 +232,11 @@ def evaluate(
     roc_band : bool, default False
         With scores: also the ROC confidence band, the sensitivity's bootstrap interval at
         specificities 0, 0.02, ..., 1 (``ranking.band``; ``ranking.roc_band()`` for another grid).
+    top_k : int, optional
+        With probabilities of more than two classes: also the top-k accuracy, the share of
+        instances whose actual class is among their ``top_k`` most probable, with the
+        proportion's interval (``metrics["top_k_accuracy"]``), as scikit-learn's
+        ``top_k_accuracy_score`` (ties: the later class in label order ranks higher).
     sample_weight : array-like of shape (n,), optional
         A weight per instance, as scikit-learn's ``sample_weight``. Whole numbers are
         frequency weights: each instance counts that many times, and every interval
@@ -269,6 +275,8 @@ def evaluate(
         positive=positive_class(positive, pos_label), threshold=threshold, score_name=score_name,
         allow_disjoint_labels=allow_disjoint_labels, sample_weight=sample_weight, allow_no_threshold=True,
         costs=costs, prevalence=prevalence, direction=direction)
+    if top_k is not None:
+        top_k = check_top_k(top_k, prepared.matrix, prepared.labels)
     if pred_codes is None:  # scores that are not probabilities, and no threshold: the threshold-free analysis
         return _threshold_free(prepared, confidence, interval, beta, settings, costs, prevalence,
                                auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth,
@@ -287,6 +295,11 @@ def evaluate(
     result = _evaluation(cm, prepared.positive, used_threshold, confidence, interval, beta, settings,
                          notes, *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights,
                          cost_matrix=matrix_costs)
+    if top_k is not None:
+        top = top_k_accuracy(prepared.matrix, prepared.true_codes, top_k, weights=weights, confidence=confidence,
+                             interval=interval)
+        result = replace(result, analysis=replace(result.analysis,
+                                                  metrics={**result.analysis.metrics, "top_k_accuracy": top}))
     if made is not None:
         from assay.evaluation.costs import cost_decisions
 

@@ -67,6 +67,9 @@ class RegressionEvaluation:
         Resamples and seed of the shared percentile bootstrap.
     notes : tuple of str
         What a reader should know to read the numbers.
+    y_true, y_pred : ndarray of float64 or None
+        The actual and predicted values evaluated (weights expanded), for the
+        pictures (predicted against actual, residuals); not in ``to_dict()``.
     """
 
     metrics: dict[str, Estimate]
@@ -75,6 +78,33 @@ class RegressionEvaluation:
     bootstrap: BootstrapSettings
     notes: tuple[str, ...] = ()
     source: dict[str, Any] = field(default_factory=dict)
+    y_true: np.ndarray | None = field(default=None, repr=False, compare=False)
+    y_pred: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def residuals(self) -> np.ndarray | None:
+        """p − a per instance (None when the values are not kept)."""
+        if self.y_true is None or self.y_pred is None:
+            return None
+        return self.y_pred - self.y_true
+
+    def plot_predicted_actual(self, ax: Any = None) -> Any:
+        """Predicted against actual values, with the identity line p = a (a new figure's Axes when ``ax`` is
+        None)."""
+        from assay.report.regression_plots import plot_predicted_actual
+
+        return plot_predicted_actual(self, ax)
+
+    def plot_residuals(self, ax: Any = None) -> Any:
+        """Residuals p − a against the predicted values, with the zero line."""
+        from assay.report.regression_plots import plot_residuals
+
+        return plot_residuals(self, ax)
+
+    def _repr_html_(self) -> str:
+        from assay.report.html import render_fragment
+
+        return render_fragment(self)
 
     @property
     def n(self) -> int:
@@ -267,7 +297,7 @@ def evaluate_regression(
         f"ā = {summary.mean_actual:.6g}",
         f"intervals: percentile bootstrap over the instances, {settings.resamples} resamples (seed {settings.seed})",
     )
-    return RegressionEvaluation(metrics, summary, confidence, settings, notes)
+    return RegressionEvaluation(metrics, summary, confidence, settings, notes, y_true=a, y_pred=p)
 
 
 # ----------------------------------------------------------------------------

@@ -203,6 +203,66 @@ def _comparisons(run: Any, method: str, models: dict[str, ModelValidation], sett
     return out
 
 
+ADJUSTED_TESTS = {"mcnemar": "the difference between the error rates of {a} and {b}",
+                  "delong": "the difference between the AUCs of {a} and {b}",
+                  "corrected_resampled_t": "the difference between the error rates of {a} and {b}",
+                  "paired_t_5x2cv": "the difference between the error rates of {a} and {b}",
+                  "f_test_5x2cv": "the difference between the error rates of {a} and {b}"}
+"""The pairwise tests whose p-values are adjusted for multiple comparisons (each test a family), and what
+their verdicts are about."""
+
+_TEST_WORDS = {"mcnemar": "McNemar's", "delong": "DeLong's", "corrected_resampled_t": "the corrected resampled t",
+               "paired_t_5x2cv": "the 5x2cv paired t", "f_test_5x2cv": "the 5x2cv combined F"}
+
+
+def _check_adjust(adjust: Any) -> None:
+    from assay.inference.multiple import ADJUSTMENTS
+
+    if adjust not in ADJUSTMENTS:
+        raise InvalidInput(f"expected one of {', '.join(ADJUSTMENTS)}, got {adjust!r}", field="adjust")
+
+
+def _adjusted(comparisons: list[dict[str, Any]], adjust: str, confidence: float) -> tuple[list[dict[str, Any]], str]:
+    """The comparisons with the pairwise tests' p-values adjusted (each test a family of its own), the adjusted
+    p-value next to ``pvalue`` and the verdict, ``significant`` and ``threshold_confidence`` about it; and a
+    note saying so. The paired bootstrap's intervals (and their p-values) and Cochran's Q are not adjusted."""
+    from assay.inference.estimate import finite_or_none
+    from assay.inference.multiple import ADJUSTMENT_TITLES
+    from assay.inference.multiple import adjust as adjust_pvalues
+    from assay.inference.testing import significance_verdict
+
+    out = [dict(c) for c in comparisons]
+    key = f"pvalue_{adjust}"
+    sizes: dict[str, int] = {}
+    for test, subject in ADJUSTED_TESTS.items():
+        members = [i for i, c in enumerate(out) if c.get("test") == test]
+        if not members:
+            continue
+        raw = [np.nan if out[i].get("pvalue") is None else float(out[i]["pvalue"]) for i in members]
+        family = int(np.count_nonzero(~np.isnan(raw)))
+        sizes[test] = len(members)
+        how = f"after {ADJUSTMENT_TITLES[adjust]} adjustment for {family} comparison{'' if family == 1 else 's'}"
+        for i, p in zip(members, adjust_pvalues(raw, adjust), strict=True):
+            c, p = out[i], float(p)
+            a, b = c["models"]
+            entry: dict[str, Any] = {}
+            for name, value in c.items():
+                entry[name] = value
+                if name == "pvalue":
+                    entry[key] = finite_or_none(p)
+            entry["verdict"] = significance_verdict(subject.format(a=a, b=b), p, confidence, note=c.get("note"),
+                                                    adjustment=how)
+            entry["significant"] = bool(p < 1.0 - confidence)
+            entry["threshold_confidence"] = finite_or_none(1.0 - p)
+            entry["adjustment"] = {"method": adjust, "family": family}
+            out[i] = entry
+    tests = ", ".join(f"{_TEST_WORDS[t]} ({n} pairs)" for t, n in sizes.items())
+    note = (f"p-values of the pairwise tests adjusted by {ADJUSTMENT_TITLES[adjust]} method for multiple "
+            f"comparisons, each test a family of its own: {tests}; the verdicts use the adjusted p-values "
+            f"({key}); the paired bootstrap's intervals and p-values are not adjusted")
+    return out, note
+
+
 def _part_error(y: np.ndarray, part: Any) -> float:
     return float(np.mean(np.asarray(part.y_pred) != y[np.asarray(part.test_index)]))
 
@@ -288,7 +348,7 @@ def validate(
     folds: int = 10,
     repeats: int | None = None,
     test_size: float = 1 / 3,
-    stratify: bool = True,
+    stratify: bool | None = None,
     seed: int = 0,
     params: Mapping[str, Mapping[str, Any]] | None = None,
     grids: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
@@ -297,6 +357,8 @@ def validate(
     bootstrap: int = 2000,
     positive: Any = None,
     progress: Callable[[int, int], None] | None = None,
+    adjust: str = "holm",
+    task: str = "auto",
 ) -> Validation:
     """Estimate learners' error on a data set with a protocol, and compare them.
 
@@ -322,8 +384,8 @@ def validate(
         A table with the class in ``target``; or give ``dataset``.
     target : str
         The column of classes in ``data``.
-    dataset : {"breast-cancer", "iris", "wine", "digits"}, optional
-        A real data set that scikit-learn ships.
+    dataset : {"breast-cancer", "iris", "wine", "digits", "diabetes"}, optional
+        A real data set that scikit-learn ships (diabetes: a numeric target, validated with regressors).
     name : str, optional
         How the report names the data (a file's name); default the data set's, or "the table".
     models : sequence of str or estimators, optional
@@ -335,7 +397,8 @@ def validate(
         resubstitution, holdout, repeated-holdout, cv, repeated-cv, loo, bootstrap,
         bootstrap632, bootstrap632plus or train-val-test.
     folds, repeats, test_size, stratify, seed
-        The protocol's settings; the same seed reproduces every split.
+        The protocol's settings; the same seed reproduces every split. ``stratify``
+        (default: stratified for classes) is refused for a numeric target.
     params : mapping of model name to its parameters, optional
     grids : mapping of model name to a hyperparameter grid (train-val-test), optional
     jobs : int, default 1
@@ -343,10 +406,22 @@ def validate(
     confidence, bootstrap, positive
         As for :func:`evaluate`.
     progress : callable(done, total), optional
+    adjust : {"holm", "bonferroni", "none"}, default "holm"
+        With three or more models, how the p-values of the pairwise tests (McNemar, DeLong, the
+        corrected resampled t and the 5x2cv tests) are adjusted for multiple comparisons, each
+        test a family of its own: the adjusted p-value is added next to ``pvalue``
+        (``pvalue_holm`` or ``pvalue_bonferroni``) and the verdicts use it. With two models
+        there is one comparison and nothing is adjusted.
+    task : {"auto", "classification", "regression"}, default "auto"
+        "regression" validates regressors on a numeric target (the short names mean
+        ``learners.REGRESSORS``: zero-r, linear, ridge, decision-tree, knn, random-forest,
+        bagging, adaboost) and returns a ``RegressionValidation``
+        (``assay.evaluation.regression_validation``); "auto" does so when the target holds
+        non-integer numbers or the bundled data set is numeric (``diabetes``).
 
     Returns
     -------
-    Validation
+    Validation, or RegressionValidation for a numeric target
     """
     from assay.protocols.estimates import fold_metrics, method_estimate
     from assay.protocols.features import (
@@ -361,6 +436,7 @@ def validate(
     from assay.protocols.learners import is_estimator, model_name
 
     confidence = check_confidence(confidence)
+    _check_adjust(adjust)
     check_resamples(bootstrap)
     seed = check_seed(seed)
     check_integer(jobs, "jobs", low=-1)
@@ -388,6 +464,18 @@ def validate(
         data, target = _table_of(X, y)
     if (data is None) == (dataset is None):
         raise InvalidInput("give a table (with its target column) or a bundled data set, not both", field="dataset")
+    from assay.evaluation.regression_validation import named_specs, regression_reason, validate_regression
+
+    columns = _columns_of(data) if data is not None else None
+    reason = regression_reason(task, dataset=dataset,  # why the target is numeric, or None: classes
+                               target_values=columns.get(target) if columns is not None and target else None)
+    if reason is not None:  # a numeric target: regressors (evaluation.regression_validation)
+        return validate_regression(data=columns, target=target, dataset=dataset, source=dataset or name or
+                                   "the table", specs=named_specs(models), reason=reason, cv=cv, groups=groups,
+                                   method=method, folds=folds, repeats=repeats, test_size=test_size,
+                                   stratify=stratify, seed=seed, params=params, jobs=jobs, confidence=confidence,
+                                   bootstrap=bootstrap, progress=progress, adjust=adjust)
+    stratify = True if stratify is None else stratify
     if dataset is not None:
         features, y_labels = features_from_dataset(dataset)
         source = dataset
@@ -436,5 +524,8 @@ def validate(
                                      predicted, correct, scores, tuned)
     comparisons = _comparisons(run, method, results, dict(splits.settings), confidence, seed, bootstrap) \
         if len(names) > 1 else []
+    if len(names) > 2 and adjust != "none":
+        comparisons, adjust_note = _adjusted(comparisons, adjust, confidence)
+        notes.append(adjust_note)
     return Validation(source, method, dict(splits.settings), len(y), labels, tuple(features.describe()), results,
                       comparisons, confidence, tuple(notes), run)

@@ -15,7 +15,8 @@ References
 ----------
 S. Holm (1979), A simple sequentially rejective multiple test procedure,
 Scandinavian Journal of Statistics 6:65-70. Oracle: statsmodels
-``stats.multitest.multipletests(p, method="holm")``.
+``stats.multitest.multipletests(p, method="holm")`` (and ``method="bonferroni"``
+for Bonferroni's k p_i, capped at 1).
 """
 
 from __future__ import annotations
@@ -26,7 +27,13 @@ import numpy as np
 
 from assay.errors import InvalidInput
 
-__all__ = ["holm"]
+__all__ = ["holm", "bonferroni", "adjust", "ADJUSTMENTS", "ADJUSTMENT_TITLES"]
+
+ADJUSTMENTS = ("holm", "bonferroni", "none")
+"""The adjustments for multiple comparisons: Holm's step-down, Bonferroni's, or none."""
+
+ADJUSTMENT_TITLES = {"holm": "Holm's", "bonferroni": "Bonferroni's"}
+"""How a sentence names each adjustment: "after Holm's adjustment for 3 comparisons"."""
 
 
 def holm(pvalues: Any) -> np.ndarray:
@@ -77,3 +84,63 @@ def holm(pvalues: Any) -> np.ndarray:
     steps = np.maximum.accumulate(p[order] * np.arange(k, 0, -1))
     out[order] = np.minimum(steps, 1.0)
     return out
+
+
+def bonferroni(pvalues: Any) -> np.ndarray:
+    """Bonferroni's adjustment of a family of p-values: min(1, k p_i).
+
+    Parameters
+    ----------
+    pvalues : array-like of shape (k,)
+        The p-values of the family, each in [0, 1]; NaN for a test that could not be made.
+
+    Returns
+    -------
+    ndarray of shape (k,), float64
+        The adjusted p-values, in the order given; a NaN stays NaN and does not count in the
+        size of the family.
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`holm`.
+
+    Examples
+    --------
+    >>> bonferroni([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.12, 0.09]
+    >>> bonferroni([0.01, float("nan"), 0.6]).tolist()
+    [0.02, nan, 1.0]
+    """
+    p = _checked(pvalues)
+    k = int(np.count_nonzero(~np.isnan(p)))
+    return np.minimum(p * k, 1.0)
+
+
+def adjust(pvalues: Any, method: str) -> np.ndarray:
+    """The p-values adjusted by ``method``, one of :data:`ADJUSTMENTS` (``"none"``: as they are).
+
+    >>> adjust([0.01, 0.04], "none").tolist(), adjust([0.01, 0.04], "holm").tolist()
+    ([0.01, 0.04], [0.02, 0.04])
+    """
+    if method == "holm":
+        return holm(pvalues)
+    if method == "bonferroni":
+        return bonferroni(pvalues)
+    if method == "none":
+        return _checked(pvalues)
+    raise InvalidInput(f"expected one of {', '.join(ADJUSTMENTS)}, got {method!r}", field="adjust")
+
+
+def _checked(pvalues: Any) -> np.ndarray:
+    try:
+        p = np.asarray(pvalues, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidInput("expected a 1-d array of p-values", field="pvalues") from None
+    if p.ndim != 1:
+        raise InvalidInput(f"expected a 1-d array of p-values, got shape {p.shape}", field="pvalues")
+    bad = np.flatnonzero(~np.isnan(p) & ~((p >= 0.0) & (p <= 1.0)))
+    if bad.size:
+        raise InvalidInput(f"{p[bad[0]].item()!r} is not a p-value (between 0 and 1)", field="pvalues",
+                           row=int(bad[0]))
+    return p

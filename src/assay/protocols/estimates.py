@@ -18,6 +18,7 @@ train-val-test errors on the untouched test part / its size
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,10 @@ __all__ = [
     "bootstrap632_rounds",
     "bootstrap632plus_rounds",
     "no_information_error",
+    "RegressionEstimate",
+    "regression_estimate",
+    "regression_fold_metrics",
+    "FOLD_METRICS",
 ]
 
 _W = 0.632  # 1 - 1/e, the share of distinct instances in a bootstrap sample (002 slide 19)
@@ -354,3 +359,133 @@ def fold_metrics(run: ProtocolRun, model: str) -> list[dict[str, Any]]:
         rows.append(row)
     return rows
 
+
+
+# ----------------------------------------------------------------------------
+# numeric targets
+
+FOLD_METRICS: tuple[str, ...] = ("mse", "rmse", "mae", "mean_error", "relative_absolute_error",
+                                 "root_relative_squared_error", "r2", "correlation")
+"""The numeric-prediction measures computed on every test part (Witten & Frank, *Data Mining*, ch. 5)."""
+
+_REGRESSION_FORMULAS = {
+    "resubstitution": "Σ(p − a)² / n on the training data (the apparent mean squared error)",
+    "holdout": "Σ(p − a)² / test size on the test part",
+    "repeated-holdout": "(1/k) Σ_i MSE_test_i over the k repetitions",
+    "cv": "Σ(p − a)² over the k folds / total instances (the pooled mean squared error)",
+    "repeated-cv": "(1/r) Σ_j (Σ(p − a)² of repetition j over its k folds / n) over the r repetitions",
+    "loo": "Σ(p − a)² over the n folds / n",
+    "bootstrap": "(1/k) Σ_i MSE_oob_i, the mean out-of-bag mean squared error over the k rounds",
+}
+
+
+_REGRESSION_NOTES = {
+    "cv": ("the pooled predictions come from k models, one per fold",),
+    "bootstrap": ("pessimistic: each round trains on about 63.2% of the distinct instances; the .632 corrections "
+                  "are defined for error rates and are not applied",),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class RegressionEstimate:
+    """A method's estimate of a regressor's mean squared error (the counterpart of ``MethodEstimate``).
+
+    Attributes
+    ----------
+    mse : float
+        The estimated mean squared error.
+    rmse : float
+        ``sqrt(mse)``.
+    name, formula, notes, per_round
+        As for ``MethodEstimate``; ``per_round`` holds the per-part (cv: per-fold) or
+        per-repetition MSE the estimate averages, None for single-part methods and LOO.
+    """
+
+    mse: float
+    rmse: float
+    name: str
+    formula: str
+    notes: tuple[str, ...] = ()
+    per_round: np.ndarray | None = None
+
+    @property
+    def error(self) -> float:
+        """The estimate (the MSE), under the name ``MethodEstimate`` uses."""
+        return self.mse
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: full precision, lists for arrays."""
+        return {
+            "name": self.name,
+            "mse": _num(self.mse),
+            "rmse": _num(self.rmse),
+            "formula": self.formula,
+            "notes": list(self.notes),
+            "per_round": None if self.per_round is None else [_num(v) for v in self.per_round],
+            "spread": None if self.per_round is None else spread(self.per_round),
+        }
+
+
+def _sq_errors(y: np.ndarray, part: FoldPredictions) -> np.ndarray:
+    return (np.asarray(part.y_pred, dtype=np.float64) - y[part.test_index]) ** 2
+
+
+def regression_estimate(run: ProtocolRun, model: str) -> RegressionEstimate:
+    """The estimate of ``model``'s mean squared error that ``run.method`` defines (``run.task == "regression"``).
+
+    The same combinations as ``method_estimate`` with the squared error in place of the
+    0/1 loss: pooled over the folds for cv and LOO, the mean of the per-part values for
+    the repeated methods and the bootstrap.
+
+    Raises
+    ------
+    InvalidInput
+        On a run that is not of numeric predictions, or a method without an MSE estimate
+        (.632, .632+, train-val-test).
+    """
+    if run.task != "regression":
+        raise InvalidInput("expected the run of a numeric target (task='regression')", field="run")
+    parts = run.parts(model)
+    method = run.method
+    if method not in _REGRESSION_FORMULAS:
+        raise InvalidInput(f"{method!r} has no estimate of the mean squared error; use one of "
+                           f"{list(_REGRESSION_FORMULAS)}", field="method")
+    y = np.asarray(run.y_codes, dtype=np.float64)
+    per_round: np.ndarray | None = None
+    if method in ("resubstitution", "holdout"):
+        mse = float(np.mean(_sq_errors(y, parts[0])))
+    elif method in ("cv", "loo"):
+        mse = float(np.concatenate([_sq_errors(y, p) for p in parts]).mean())
+        if method == "cv":
+            per_round = np.array([np.mean(_sq_errors(y, p)) for p in parts])
+    elif method == "repeated-cv":
+        repeats = sorted({p.repeat for p in parts})
+        per_round = np.array([np.concatenate([_sq_errors(y, p) for p in parts if p.repeat == r]).mean()
+                              for r in repeats])
+        mse = float(np.mean(per_round))
+    else:  # repeated-holdout, bootstrap
+        per_round = np.array([np.mean(_sq_errors(y, p)) for p in parts])
+        mse = float(np.mean(per_round))
+    notes = _REGRESSION_NOTES.get(method, _NOTES.get(method, ()))
+    return RegressionEstimate(mse=mse, rmse=math.sqrt(mse), name=method, formula=_REGRESSION_FORMULAS[method],
+                              notes=notes, per_round=per_round)
+
+
+def regression_fold_metrics(run: ProtocolRun, model: str) -> list[dict[str, Any]]:
+    """Per part: sizes and the measures of ``FOLD_METRICS`` on its test part (None when undefined, e.g. R²
+    on a part whose actual values are all equal, or any relative measure on a part of one instance)."""
+    from assay.metrics.regression import REGRESSION_METRICS
+    from assay.summaries.regression import RegressionSummary
+
+    y = np.asarray(run.y_codes, dtype=np.float64)
+    rows = []
+    for part in run.parts(model):
+        summary = RegressionSummary.from_arrays(y[part.test_index], np.asarray(part.y_pred, dtype=np.float64))
+        row: dict[str, Any] = {"repeat": part.repeat, "fold": part.fold, "n_train": len(part.train_index),
+                               "n_test": len(part.test_index)}
+        for name in FOLD_METRICS:
+            row[name] = _num(REGRESSION_METRICS[name].compute(summary))
+        if part.train_pred is not None:
+            row["train_mse"] = float(np.mean((np.asarray(part.train_pred) - y[part.train_index]) ** 2))
+        rows.append(row)
+    return rows

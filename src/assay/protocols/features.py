@@ -23,6 +23,9 @@ from assay.errors import InvalidInput
 
 __all__ = [
     "Features",
+    "REGRESSION_DATASETS",
+    "numeric_target",
+    "holds_fractions",
     "features_from_columns",
     "features_from_dataset",
     "encode_target",
@@ -320,7 +323,58 @@ def encode_target(y: Any, *, field: str = "y") -> tuple[tuple[str, ...], np.ndar
     return labels, encoded.codes[field].astype(np.intp, copy=False)
 
 
-def features_from_columns(columns: Mapping[str, Any], *, target: str) -> tuple[Features, np.ndarray]:
+def numeric_target(values: Any, *, field: str = "y") -> np.ndarray:
+    """A numeric target as float64: every value a finite number.
+
+    Raises
+    ------
+    InvalidInput
+        Naming the first row that is text, missing or not finite, or when there are fewer than 2 values.
+
+    Examples
+    --------
+    >>> numeric_target(["1.5", "2", "3.25"]).tolist()
+    [1.5, 2.0, 3.25]
+    """
+    column = _native(values, field)
+    if column.kind != "numeric":
+        items = list(column.values) if column.values is not None else []
+        for row, v in enumerate(items):
+            try:
+                float(v)
+            except (TypeError, ValueError):
+                raise InvalidInput(f"{v!r} is not a number: a numeric target (regression) needs numbers",
+                                   field=field, row=row) from None
+        raise InvalidInput(f"is not numeric ({column.reason or 'not numbers'}): a numeric target (regression) "
+                           "needs numbers", field=field)
+    y = np.asarray(column.values, dtype=np.float64)
+    bad = ~np.isfinite(y)
+    if bad.any():
+        raise InvalidInput("is missing or not a finite number: a numeric target needs a number on every row",
+                           field=field, row=int(np.argmax(bad)))
+    if len(y) < 2:
+        raise InvalidInput(f"has {len(y)} value{'s' if len(y) != 1 else ''}; at least 2 are needed", field=field)
+    return y
+
+
+def holds_fractions(values: Any) -> bool:
+    """Whether a target holds numbers, some of them not whole: then it is read as numeric (regression).
+
+    Examples
+    --------
+    >>> holds_fractions([1.5, 2.0]), holds_fractions([1, 2]), holds_fractions(["a", "b"])
+    (True, False, False)
+    """
+    column = _native(values, "y")
+    if column.kind != "numeric" or column.values is None:
+        return False
+    v = np.asarray(column.values, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    return bool(v.size) and not bool(np.all(v == np.floor(v)))
+
+
+def features_from_columns(columns: Mapping[str, Any], *, target: str,
+                          task: str = "classification") -> tuple[Features, np.ndarray]:
     """Model inputs and class labels from a table's columns.
 
     Parameters
@@ -330,6 +384,8 @@ def features_from_columns(columns: Mapping[str, Any], *, target: str) -> tuple[F
         gives), numpy arrays, lists, or pandas / polars series.
     target : str
         The column holding the class.
+    task : {"classification", "regression"}, default "classification"
+        With "regression" the target is numeric (``numeric_target``) and ``y`` is float64.
 
     Returns
     -------
@@ -353,9 +409,12 @@ def features_from_columns(columns: Mapping[str, Any], *, target: str) -> tuple[F
     if target not in columns:
         shown = ", ".join(repr(c) for c in list(columns)[:20])
         raise InvalidInput(f"{target!r} is not a column (the columns: {shown})", field="target")
-    labels, codes = encode_target(columns[target], field=target)
-    n = len(codes)
-    y = np.asarray(labels, dtype=object)[codes]
+    if task == "regression":
+        y = numeric_target(columns[target], field=target)
+    else:
+        labels, codes = encode_target(columns[target], field=target)
+        y = np.asarray(labels, dtype=object)[codes]
+    n = len(y)
 
     kept: list[tuple[str, _Column, int]] = []
     dropped: list[tuple[str, str]] = []
@@ -400,8 +459,16 @@ def features_from_columns(columns: Mapping[str, Any], *, target: str) -> tuple[F
     return features, y
 
 
+REGRESSION_DATASETS: dict[str, str] = {
+    "diabetes": "Diabetes (Efron et al. 2004): 442 patients, 10 standardised features, the disease's progression "
+                "a year later (a number from 25 to 346)",
+}
+"""The bundled data sets with a numeric target (scikit-learn's ``load_diabetes``)."""
+
+
 def features_from_dataset(name: str) -> tuple[Features, np.ndarray]:
-    """Model inputs and class labels of a bundled data set (``io.datasets.load_dataset``).
+    """Model inputs and class labels of a bundled data set (``io.datasets.load_dataset``); for a data set of
+    ``REGRESSION_DATASETS``, the numeric target (float64).
 
     Examples
     --------
@@ -409,6 +476,13 @@ def features_from_dataset(name: str) -> tuple[Features, np.ndarray]:
     >>> features.X.shape, features.numeric[0], sorted(set(y))[0]
     ((150, 4), 'sepal length (cm)', 'setosa')
     """
+    if name in REGRESSION_DATASETS:
+        from sklearn.datasets import load_diabetes
+
+        bunch = load_diabetes()
+        columns = {str(f): np.asarray(bunch.data[:, j], dtype=np.float64) for j, f in enumerate(bunch.feature_names)}
+        columns["progression"] = np.asarray(bunch.target, dtype=np.float64)
+        return features_from_columns(columns, target="progression", task="regression")
     from assay.io.datasets import load_dataset
 
     data = load_dataset(name)

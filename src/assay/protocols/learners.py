@@ -16,8 +16,8 @@ from typing import Any
 from assay.errors import InvalidInput
 from assay.protocols.features import Features, preprocessor
 
-__all__ = ["LearnerSpec", "LEARNERS", "make_model", "make_estimator", "parse_params", "learner_title", "default_grid",
-           "is_estimator", "model_name"]
+__all__ = ["LearnerSpec", "LEARNERS", "REGRESSORS", "make_model", "make_estimator", "parse_params", "learner_title",
+           "default_grid", "is_estimator", "model_name"]
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,78 @@ LEARNERS: dict[str, LearnerSpec] = {
 """The named learners, in the order they are listed to users."""
 
 
+def _mean(seed: int) -> Any:
+    from sklearn.dummy import DummyRegressor
+
+    return DummyRegressor(strategy="mean")
+
+
+def _linear(seed: int) -> Any:
+    from sklearn.linear_model import LinearRegression
+
+    return LinearRegression()
+
+
+def _ridge(seed: int) -> Any:
+    from sklearn.linear_model import Ridge
+
+    return Ridge()
+
+
+def _tree_regressor(seed: int) -> Any:
+    from sklearn.tree import DecisionTreeRegressor
+
+    return DecisionTreeRegressor(random_state=seed)
+
+
+def _knn_regressor(seed: int) -> Any:
+    from sklearn.neighbors import KNeighborsRegressor
+
+    return KNeighborsRegressor()
+
+
+def _forest_regressor(seed: int) -> Any:
+    from sklearn.ensemble import RandomForestRegressor
+
+    return RandomForestRegressor(random_state=seed)
+
+
+def _bagging_regressor(seed: int) -> Any:
+    from sklearn.ensemble import BaggingRegressor
+    from sklearn.tree import DecisionTreeRegressor
+
+    return BaggingRegressor(estimator=DecisionTreeRegressor(), random_state=seed)
+
+
+def _adaboost_regressor(seed: int) -> Any:
+    from sklearn.ensemble import AdaBoostRegressor
+
+    return AdaBoostRegressor(random_state=seed)
+
+
+REGRESSORS: dict[str, LearnerSpec] = {
+    spec.name: spec
+    for spec in (
+        LearnerSpec("zero-r", "ZeroR (the mean of the training values)", False, {}, _mean),
+        LearnerSpec("linear", "linear regression (least squares)", True, {}, _linear),
+        LearnerSpec("ridge", "ridge regression", True, {"alpha": [0.01, 0.1, 1.0, 10.0, 100.0]}, _ridge),
+        LearnerSpec("decision-tree", "regression tree (CART)", False,
+                    {"max_depth": [None, 2, 4, 8], "min_samples_leaf": [1, 5]}, _tree_regressor),
+        LearnerSpec("knn", "k nearest neighbours (mean of their values)", True, {"n_neighbors": [1, 3, 5, 9, 15]},
+                    _knn_regressor),
+        LearnerSpec("random-forest", "random forest of regression trees", False,
+                    {"max_features": [1.0, 0.5], "min_samples_leaf": [1, 5]}, _forest_regressor),
+        LearnerSpec("bagging", "bagging of regression trees", False, {"n_estimators": [10, 50]}, _bagging_regressor),
+        LearnerSpec("adaboost", "AdaBoost.R2 (boosting of regression trees)", False,
+                    {"n_estimators": [50, 100], "learning_rate": [0.5, 1.0]}, _adaboost_regressor),
+    )
+}
+"""The named learners of numeric targets (``task="regression"``): the classifiers' names map to their
+regressor variants; ``linear`` and ``ridge`` are for numbers only."""
+
+TASKS = ("classification", "regression")
+
+
 # ----------------------------------------------------------------------------
 # parameters
 
@@ -209,57 +281,80 @@ def _import_class(path: str) -> Any:
 
 
 def _is_classifier(estimator: Any) -> bool:
-    from sklearn.base import is_classifier
+    return _is_kind(estimator, "classification")
 
+
+def _is_kind(estimator: Any, task: str) -> bool:
+    """Whether ``estimator`` is a classifier (``task="classification"``) or a regressor."""
+    from sklearn.base import is_classifier, is_regressor
+
+    kind = "classifier" if task == "classification" else "regressor"
     try:
-        if is_classifier(estimator):
+        if (is_classifier if kind == "classifier" else is_regressor)(estimator):
             return True
     except Exception:  # noqa: BLE001 - estimators without tags
         pass
-    return getattr(estimator, "_estimator_type", None) == "classifier"
+    return getattr(estimator, "_estimator_type", None) == kind
 
 
-def make_estimator(name_or_path: str, *, seed: int = 0, params: Mapping[str, Any] | None = None) -> tuple[Any, bool]:
+def _not_kind(what: str, task: str) -> str:
+    kind = "classifier" if task == "classification" else "regressor"
+    mixin = "ClassifierMixin" if task == "classification" else "RegressorMixin"
+    hint = "" if task == "regression" else " (give task='regression' / --task regression for numeric targets)"
+    return (f"{what} is not a {kind} (a scikit-learn {kind} has _estimator_type {kind!r}, e.g. through "
+            f"{mixin}){hint}")
+
+
+def _learners(task: str) -> dict[str, LearnerSpec]:
+    if task not in TASKS:
+        raise InvalidInput(f"expected one of {list(TASKS)}, got {task!r}", field="task")
+    return LEARNERS if task == "classification" else REGRESSORS
+
+
+def make_estimator(name_or_path: str, *, seed: int = 0, params: Mapping[str, Any] | None = None,
+                   task: str = "classification") -> tuple[Any, bool]:
     """The estimator (without preprocessing) and whether its inputs are scaled.
 
-    A short name from ``LEARNERS``, or an import path ``package.module.ClassName``
-    of a scikit-learn-compatible classifier: it gets ``random_state=seed`` when
-    it has that parameter (and ``params`` do not set it), and scaled inputs.
+    A short name from ``LEARNERS`` (``REGRESSORS`` when ``task="regression"``), or an
+    import path ``package.module.ClassName`` of a scikit-learn-compatible classifier
+    (regressor): it gets ``random_state=seed`` when it has that parameter (and ``params``
+    do not set it), and scaled inputs.
 
     Raises
     ------
     InvalidInput
         ``field="model"``: an unknown name, a path that does not import, or a
-        class that is not a classifier; ``field="param"``: an unknown parameter.
+        class that is not a classifier (regressor); ``field="param"``: an unknown parameter.
     """
+    learners = _learners(task)
+    example = "sklearn.tree.ExtraTreeClassifier" if task == "classification" else "sklearn.tree.ExtraTreeRegressor"
     if is_estimator(name_or_path):  # the user's own estimator or Pipeline: a fresh, unfitted copy
         from sklearn.base import clone
 
         estimator = clone(name_or_path)
-        if not _is_classifier(estimator):
-            raise InvalidInput(f"{type(estimator).__name__} is not a classifier (a scikit-learn classifier has "
-                               "_estimator_type 'classifier', e.g. through ClassifierMixin)", field="model")
+        if not _is_kind(estimator, task):
+            raise InvalidInput(_not_kind(type(estimator).__name__, task), field="model")
         return _with_params(estimator, dict(params or {}), type(estimator).__name__), True
     if not isinstance(name_or_path, str) or not name_or_path.strip():
-        raise InvalidInput(f"expected a learner name {list(LEARNERS)}, an import path or a scikit-learn "
+        raise InvalidInput(f"expected a learner name {list(learners)}, an import path or a scikit-learn "
                            f"estimator, got {name_or_path!r}", field="model")
     name = name_or_path.strip()
     params = dict(params or {})
-    if name in LEARNERS:
-        spec = LEARNERS[name]
+    if name in learners:
+        spec = learners[name]
         return spec.make(seed, params), spec.scaled
     if "." not in name:
-        raise InvalidInput(f"{name!r} is not a known learner {list(LEARNERS)} nor an import path "
-                           "package.module.ClassName (e.g. sklearn.tree.ExtraTreeClassifier)", field="model")
+        kind = "learner" if task == "classification" else "regressor"
+        raise InvalidInput(f"{name!r} is not a known {kind} {list(learners)} nor an import path "
+                           f"package.module.ClassName (e.g. {example})", field="model")
     cls = _import_class(name)
     try:
         estimator = cls()
     except Exception as e:  # noqa: BLE001 - a constructor that needs arguments
         raise InvalidInput(f"{name!r} cannot be made without arguments: {type(e).__name__}: {e}",
                            field="model") from None
-    if not _is_classifier(estimator):
-        raise InvalidInput(f"{name!r} is not a classifier (a scikit-learn classifier has "
-                           "_estimator_type 'classifier', e.g. through ClassifierMixin)", field="model")
+    if not _is_kind(estimator, task):
+        raise InvalidInput(_not_kind(repr(name), task), field="model")
     if "random_state" not in params:
         try:
             if "random_state" in estimator.get_params(deep=False):
@@ -275,6 +370,7 @@ def make_model(
     features: Features,
     seed: int = 0,
     params: Mapping[str, Any] | None = None,
+    task: str = "classification",
 ) -> Any:
     """A fresh, unfitted ``Pipeline([("features", preprocessor), ("model", estimator)])``.
 
@@ -289,6 +385,8 @@ def make_model(
     params : mapping, optional
         Hyperparameters of the estimator (see ``parse_params``); names are
         checked against ``estimator.get_params()``.
+    task : {"classification", "regression"}, default "classification"
+        Which learners the short names mean (``LEARNERS`` or ``REGRESSORS``).
 
     Examples
     --------
@@ -301,7 +399,7 @@ def make_model(
     """
     from sklearn.pipeline import Pipeline
 
-    estimator, scaled = make_estimator(name_or_path, seed=seed, params=params)
+    estimator, scaled = make_estimator(name_or_path, seed=seed, params=params, task=task)
     return Pipeline([("features", preprocessor(features, scale=scaled)), ("model", estimator)])
 
 
@@ -321,11 +419,11 @@ def model_name(model: Any) -> str:
     return type(model).__name__
 
 
-def learner_title(name_or_path: Any) -> str:
+def learner_title(name_or_path: Any, *, task: str = "classification") -> str:
     """A name for people: the learner's title, or the class name of an import path or an estimator."""
     if is_estimator(name_or_path):
         return model_name(name_or_path)
-    spec = LEARNERS.get(name_or_path)
+    spec = (REGRESSORS if task == "regression" else LEARNERS).get(name_or_path)
     return spec.title if spec else name_or_path.rpartition(".")[2]
 
 

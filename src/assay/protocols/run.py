@@ -108,6 +108,9 @@ class ProtocolRun:
         Per model, its parts in split order.
     features_notes : list of str
         ``Features.describe()``: what was done to the columns.
+    task : {"classification", "regression"}
+        With "regression", ``y_codes`` holds the numeric target (float64), ``labels``
+        is empty, and every ``y_pred`` holds numeric predictions (``proba`` None).
     """
 
     method: str
@@ -116,6 +119,7 @@ class ProtocolRun:
     y_codes: np.ndarray
     folds: dict[str, list[FoldPredictions]]
     features_notes: list[str] = field(default_factory=list)
+    task: str = "classification"
 
     @property
     def models(self) -> list[str]:
@@ -133,7 +137,9 @@ class ProtocolRun:
         index = np.concatenate([p.test_index for p in parts]).astype(np.intp, copy=False)
         fold = np.concatenate([np.full(len(p.test_index), p.fold, dtype=np.intp) for p in parts])
         repeat = np.concatenate([np.full(len(p.test_index), p.repeat, dtype=np.intp) for p in parts])
-        y_pred = np.concatenate([p.y_pred for p in parts]).astype(np.intp, copy=False)
+        y_pred = np.concatenate([p.y_pred for p in parts])
+        if self.task != "regression":
+            y_pred = y_pred.astype(np.intp, copy=False)
         proba = None
         if all(p.proba is not None for p in parts):
             proba = np.concatenate([p.proba for p in parts], axis=0)
@@ -157,6 +163,10 @@ class ProtocolRun:
             raise InvalidInput(f"has {len(ids)} values but the data has {len(self.y_codes)} rows", field="ids")
         labels = self.labels
         rows: list[list[Any]] = []
+        if self.task == "regression":  # numbers: the actual and predicted values as they are
+            return base, [[ids[i] if ids is not None else i, int(r), int(f), float(t), float(p)]
+                          for i, r, f, t, p in zip(oof.index.tolist(), oof.repeat, oof.fold, oof.y_true, oof.y_pred,
+                                                   strict=True)]
         for j in range(len(oof)):
             i = int(oof.index[j])
             row: list[Any] = [ids[i] if ids is not None else i, int(oof.repeat[j]), int(oof.fold[j]),
@@ -182,7 +192,7 @@ def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     return [dict(p) for p in ParameterGrid(dict(grid))] if grid else [{}]
 
 
-def _fit(model: Any, X: np.ndarray, y: np.ndarray, name: str, where: str) -> None:
+def _fit(model: Any, X: np.ndarray, y: np.ndarray, name: str, where: str, regression: bool = False) -> None:
     import warnings
 
     try:
@@ -194,8 +204,11 @@ def _fit(model: Any, X: np.ndarray, y: np.ndarray, name: str, where: str) -> Non
     except InvalidInput:
         raise
     except (ValueError, TypeError) as e:
-        classes = len(np.unique(y))
         message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        if regression:
+            raise InvalidInput(f"{name!r} failed to fit on {where} ({len(y)} training rows): {message}",
+                               field="model") from None
+        classes = len(np.unique(y))
         raise InvalidInput(f"{name!r} failed to fit on {where} ({len(y)} training rows, {classes} "
                            f"class{'es' if classes != 1 else ''}): {message}", field="model") from None
 
@@ -221,8 +234,11 @@ def _codes(pred: Any) -> np.ndarray:
 
 
 def _task(name: str, spec: str, features: Features, y: np.ndarray, k: int, split: Split, seed: int,
-          params: Mapping[str, Any], grid: Mapping[str, Sequence[Any]], record_all: bool) -> FoldPredictions:
+          params: Mapping[str, Any], grid: Mapping[str, Sequence[Any]], record_all: bool,
+          task: str = "classification") -> FoldPredictions:
     """Fit one model on one training part and predict (inputs validated)."""
+    if task == "regression":
+        return _regression_task(name, spec, features, y, split, seed, params, record_all)
     X = features.X
     where = f"repeat {split.repeat} fold {split.fold}"
     tuned = None
@@ -255,6 +271,32 @@ def _task(name: str, spec: str, features: Features, y: np.ndarray, k: int, split
     proba = _proba(model, X[split.test], k, name, where)
     return FoldPredictions(model=name, repeat=split.repeat, fold=split.fold, test_index=split.test, y_pred=y_pred,
                            proba=proba, train_index=train, train_pred=train_pred, tuned=tuned, all_pred=all_pred)
+
+
+def _regression_task(name: str, spec: str, features: Features, y: np.ndarray, split: Split, seed: int,
+                     params: Mapping[str, Any], record_all: bool) -> FoldPredictions:
+    """``_task`` for a numeric target: numeric predictions, no probabilities, no tuning (inputs validated)."""
+    X = features.X
+    where = f"repeat {split.repeat} fold {split.fold}"
+    model = make_model(spec, features=features, seed=seed, params=params, task="regression")
+    _fit(model, X[split.train], y[split.train], name, where, regression=True)
+    train_pred = all_pred = None
+    if record_all:
+        all_pred = _numbers(model.predict(X), name, where)
+        y_pred = all_pred[split.test]
+        train_pred = all_pred[split.train]
+    else:
+        y_pred = _numbers(model.predict(X[split.test]), name, where)
+    return FoldPredictions(model=name, repeat=split.repeat, fold=split.fold, test_index=split.test, y_pred=y_pred,
+                           proba=None, train_index=split.train, train_pred=train_pred, all_pred=all_pred)
+
+
+def _numbers(pred: Any, name: str, where: str) -> np.ndarray:
+    values = np.asarray(pred, dtype=np.float64).reshape(-1)
+    if not np.isfinite(values).all():
+        raise InvalidInput(f"{name!r} predicted values that are not finite numbers on {where} (its arithmetic "
+                           "overflowed: rescale large features)", field="model")
+    return values
 
 
 @contextmanager
@@ -315,6 +357,7 @@ def run_protocol(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     method: str | None = None,
+    task: str = "classification",
 ) -> ProtocolRun:
     """Fit every model on every training part; keep the predictions on each test part.
 
@@ -345,6 +388,10 @@ def run_protocol(
         Called after each (model, split) task.
     method : str, optional
         The protocol, when ``splits`` is a plain sequence.
+    task : {"classification", "regression"}, default "classification"
+        With "regression", ``y_codes`` is the numeric target (finite numbers), ``labels``
+        is empty, the models are regressors (``learners.REGRESSORS`` by name) and their
+        predictions are kept as numbers. train-val-test (tuned on accuracy) is refused.
 
     Returns
     -------
@@ -370,15 +417,24 @@ def run_protocol(
     if not isinstance(features, Features):
         raise InvalidInput("expected Features (see features_from_columns)", field="features")
     y = np.asarray(y_codes)
-    if y.ndim != 1 or y.dtype.kind not in "iu":
+    if task not in ("classification", "regression"):
+        raise InvalidInput(f"expected 'classification' or 'regression', got {task!r}", field="task")
+    regression = task == "regression"
+    if regression:
+        if y.ndim != 1 or y.dtype.kind not in "iuf" or not np.isfinite(y).all():
+            raise InvalidInput("expected a 1-d array of finite numbers (the numeric target)", field="y")
+        y = y.astype(np.float64, copy=False)
+        labels = ()
+    elif y.ndim != 1 or y.dtype.kind not in "iu":
         raise InvalidInput("expected a 1-d array of integer class codes", field="y_codes")
-    y = y.astype(np.intp, copy=False)
+    else:
+        y = y.astype(np.intp, copy=False)
     labels = tuple(str(label) for label in labels)
     k = len(labels)
     n = features.n_rows
     if len(y) != n:
         raise InvalidInput(f"has {len(y)} values but the features have {n} rows", field="y_codes")
-    if y.size and (y.min() < 0 or y.max() >= k):
+    if not regression and y.size and (y.min() < 0 or y.max() >= k):
         row = int(np.argmax((y < 0) | (y >= k)))
         raise InvalidInput(f"code {int(y[row])} is not a class of {list(labels)}", field="y_codes", row=row)
     if not models:
@@ -415,9 +471,13 @@ def run_protocol(
 
     # validate every spec and parameter once, before any work
     tuning = method == "train-val-test"
+    if regression and tuning:
+        raise InvalidInput("train-val-test tunes on the validation accuracy, which numeric predictions do not "
+                           "have: use holdout, cv, repeated-cv, loo or bootstrap", field="method")
     model_grids: dict[str, dict[str, list[Any]]] = {}
     for name, spec in models.items():
-        make_model(spec, features=features, seed=seed, params=params.get(name))
+        make_model(spec, features=features, seed=seed, params=params.get(name),
+                   task="regression" if regression else "classification")
         if tuning:
             grid = {key: list(values) for key, values in (grids.get(name) or default_grid(spec)).items()
                     if key not in params.get(name, {})}
@@ -432,15 +492,15 @@ def run_protocol(
     tasks = [(name, spec, split) for name, spec in models.items() for split in parts]
     total = len(tasks)
 
-    def call(task: tuple[str, str, Split]) -> tuple[Any, ...]:
-        name, spec, split = task
+    def call(item: tuple[str, str, Split]) -> tuple[Any, ...]:
+        name, spec, split = item
         return (name, spec, features, y, k, split, seed, params.get(name, {}), model_grids.get(name, {}),
-                record_all)
+                record_all, "regression" if regression else "classification")
 
     results: list[FoldPredictions] = []
     if jobs == 1 or total == 1:
-        for task in tasks:
-            results.append(_task(*call(task)))
+        for item in tasks:
+            results.append(_task(*call(item)))
             if progress is not None:
                 progress(len(results), total)
     else:
@@ -474,4 +534,5 @@ def run_protocol(
     if tuning:
         settings["grids"] = model_grids
     return ProtocolRun(method=method, settings=settings, labels=labels, y_codes=y, folds=folds,
-                       features_notes=features.describe())
+                       features_notes=features.describe(),
+                       task="regression" if regression else "classification")

@@ -33,7 +33,7 @@ from assay.checks import check_integer, check_seed
 from assay.errors import InvalidInput
 
 __all__ = ["Method", "METHODS", "REPEATED_METHODS", "BOOTSTRAP_METHODS", "Split", "Splits", "make_splits",
-           "DEFAULT_REPEATS"]
+           "DEFAULT_REPEATS", "REGRESSION_METHODS", "regression_splits"]
 
 Method = Literal["resubstitution", "holdout", "repeated-holdout", "cv", "repeated-cv", "loo", "bootstrap",
                  "bootstrap632", "bootstrap632plus", "train-val-test"]
@@ -312,3 +312,39 @@ def make_splits(
         parts = [Split(train=rest[tr], test=np.asarray(test, np.intp), repeat=0, fold=0, validation=rest[va])]
         settings.update(test_size=test_size, validation_size=(1 - test_size) / 3, stratify=stratify)
     return Splits(method=method, settings=settings, parts=tuple(parts))
+
+
+REGRESSION_METHODS: tuple[str, ...] = ("resubstitution", "holdout", "repeated-holdout", "cv", "repeated-cv", "loo",
+                                       "bootstrap")
+"""The methods that apply to a numeric target (never stratified)."""
+
+
+def regression_splits(method: str, n: int, *, folds: int = 10, repeats: int | None = None, test_size: float = 1 / 3,
+                      seed: int = 0) -> Splits:
+    """The parts of a protocol for a numeric target: ``make_splits`` without stratification.
+
+    The same seed gives the same parts as ``make_splits(..., stratify=False)`` (scikit-learn's ``KFold``,
+    ``RepeatedKFold`` and ``ShuffleSplit`` with ``random_state=seed``; the bootstrap from
+    ``numpy.random.default_rng(seed)``), so a user can rebuild them with scikit-learn.
+
+    Raises
+    ------
+    InvalidInput
+        On ``bootstrap632``, ``bootstrap632plus`` and ``train-val-test`` (defined for a classifier's error
+        rate and accuracy), fewer than 2 instances, and what ``make_splits`` refuses.
+
+    Examples
+    --------
+    >>> [len(s.test) for s in regression_splits("cv", 6, folds=3)]
+    [2, 2, 2]
+    """
+    if method in ("bootstrap632", "bootstrap632plus"):
+        raise InvalidInput(f"{method} combines a classifier's error rate with its no-information rate; for numeric "
+                           f"predictions use {', '.join(REGRESSION_METHODS)}", field="method")
+    if method == "train-val-test":
+        raise InvalidInput("train-val-test tunes on the validation accuracy, which numeric predictions do not "
+                           f"have; use {', '.join(REGRESSION_METHODS)}", field="method")
+    n = check_integer(n, "n", low=2)
+    # unstratified methods read only the length of y_codes: two alternating codes stand in for the target
+    return make_splits(method, np.arange(n) % 2, folds=folds, repeats=repeats, test_size=test_size, seed=seed,
+                       stratify=False)

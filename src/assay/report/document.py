@@ -64,7 +64,7 @@ class _Builder:
 def _is_percent(name: str) -> bool:
     spec = BINARY_METRICS.get(name) or MATRIX_METRICS.get(name)
     if spec is None:
-        return name in ("fbeta", "ppv_at_prevalence", "npv_at_prevalence")
+        return name in ("fbeta", "ppv_at_prevalence", "npv_at_prevalence", "top_k_accuracy")
     return spec.percent
 
 
@@ -84,11 +84,20 @@ def _title(name: str, beta: float) -> str:
 def _metric_row(name: str, e: Estimate, beta: float) -> list[str]:
     as_pct = _is_percent(name)
     method = method_title(e.method)
+    title = _title(name, beta)
+    if name == "top_k_accuracy":  # its note starts "k = K: ..."
+        k = (e.note or "").split(":", 1)[0].removeprefix("k = ")
+        title = f"Top-{k} accuracy" if k.isdigit() else "Top-k accuracy"
+        note = (e.note or "").split(":", 1)[-1].split("; ", 1)
+        if e.value is not None and len(note) > 1:
+            method = f"{method}: {note[1]}" if method else note[1]
+        return [title, value_text(e, as_percent=as_pct), ci_text(e, as_percent=as_pct), method] \
+            if e.value is not None else [title, "undefined", "—", e.note or ""]
     if e.value is None:
-        return [_title(name, beta), "undefined", "—", e.note or ""]
+        return [title, "undefined", "—", e.note or ""]
     if e.ci is None and e.note:
         method = f"{method}: {e.note}" if method else e.note
-    return [_title(name, beta), value_text(e, as_percent=as_pct), ci_text(e, as_percent=as_pct), method]
+    return [title, value_text(e, as_percent=as_pct), ci_text(e, as_percent=as_pct), method]
 
 
 def _input_line(ev: Evaluation) -> str | None:
@@ -534,6 +543,19 @@ def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
             rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
                          method_title(e.method) or (e.note or "")])
         b.table(Table(["ROC AUC", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+        if getattr(r, "average_precision", None):
+            rows = [[f"{label} vs rest", value_text(e, as_percent=False), ci_text(e, as_percent=False),
+                     method_title(e.method) or (e.note or "")] for label, e in r.average_precision.items()]
+            for title, e in (("macro average", r.average_precision_macro),
+                             ("micro average (pairs pooled)", r.average_precision_micro),
+                             ("weighted by prevalence", r.average_precision_weighted)):
+                if e is not None:
+                    rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
+                                 (e.note or "") if e.value is None or e.ci is None else method_title(e.method)])
+            b.table(Table(["Average precision", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+            b.para("each class's probability ranks it against all the others (one vs rest); average precision: "
+                   "sum over thresholds of the gain in recall times the precision there, as scikit-learn",
+                   "muted")
         if r.hand_till.value is None:
             return []
         return [f"Averaged over every pair of classes, the probabilities rank an instance of one class above "

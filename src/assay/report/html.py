@@ -134,11 +134,21 @@ def _share(value: float | None) -> str:
     return "—" if value is None or value != value else f"{value * 100:.1f}%"
 
 
+COMPACT_HEATMAP_CLASSES = 6
+"""From this many classes the heat map is compact: a cell holds its count and row share on two short lines
+(its column share in the tooltip), with no minimum width, and an empty cell is blank, so that 12 classes fit
+a laptop's width (1280 px); wider matrices scroll inside their box instead of being cut off."""
+
+
 def _heatmap(labels: tuple[str, ...], counts: np.ndarray, matrices: dict[str, Any], *,
              table_id: str = "confusion") -> Markup:
-    """The confusion matrix as a heat map: counts with the analysis's row and column shares."""
+    """The confusion matrix as a heat map: counts with the analysis's row and column shares (compact from
+    ``COMPACT_HEATMAP_CLASSES`` classes, an empty cell then blank)."""
     by_actual, by_predicted = matrices["normalized_by_actual"], matrices["normalized_by_predicted"]
-    header = Markup("").join(Markup('<th scope="col">{}</th>').format(label) for label in labels)
+    compact = len(labels) >= COMPACT_HEATMAP_CLASSES
+    narrow = Markup(' style="min-width:0;padding:.2rem .35rem"') if compact else Markup("")
+    header = Markup("").join(Markup('<th scope="col"{}>{}</th>').format(
+        Markup(' style="max-width:9rem;overflow-wrap:break-word;padding:.25rem .3rem"') if compact else Markup(""), label) for label in labels)
     rows = []
     for i, actual in enumerate(labels):
         cells = []
@@ -146,20 +156,67 @@ def _heatmap(labels: tuple[str, ...], counts: np.ndarray, matrices: dict[str, An
             row_share, column_share = _share(by_actual[i][j]), _share(by_predicted[i][j])
             shade = 0.0 if row_share == "—" else by_actual[i][j]
             count = f"{int(counts[i, j]):,}"
+            css = "correct" if i == j else "wrong"
+            if compact and counts[i, j] == 0:  # nothing here: a blank cell, the tooltip still says so
+                cells.append(Markup(
+                    '<td class="cell {} empty" style="--share:0;{}" data-actual="{}" data-predicted="{}" '
+                    'title="no actual {} predicted {}"></td>').format(
+                    css, Markup("min-width:0") if compact else Markup(""), actual, predicted, actual, predicted))
+                continue
+            shares = Markup('{}').format(row_share) if compact else Markup('{} · {}').format(row_share, column_share)
             cells.append(Markup(
-                '<td class="cell {}" style="--share:{:.3f}" data-actual="{}" data-predicted="{}" '
+                '<td class="cell {}" style="--share:{:.3f}{}" data-actual="{}" data-predicted="{}" '
                 'title="{} of actual {} ({} of the row, {} of the column)">'
-                '<span class="count">{}</span><span class="share">{} · {}</span></td>').format(
-                "correct" if i == j else "wrong", shade, actual, predicted, count, actual, row_share,
-                column_share, count, row_share, column_share))
-        rows.append(Markup('<tr><th scope="row">{}</th>{}<td class="num">{}</td></tr>').format(
-            actual, Markup("").join(cells), f"{int(counts[i].sum()):,}"))
-    totals = Markup("").join(Markup('<td class="num">{}</td>').format(f"{int(c):,}") for c in counts.sum(axis=0))
+                '<span class="count">{}</span><span class="share">{}</span></td>').format(
+                css, shade, Markup(";min-width:0;padding:.2rem .35rem") if compact else Markup(""), actual,
+                predicted, count, actual, row_share, column_share, count, shares))
+        rows.append(Markup('<tr><th scope="row">{}</th>{}<td class="num"{}>{}</td></tr>').format(
+            actual, Markup("").join(cells), narrow, f"{int(counts[i].sum()):,}"))
+    totals = Markup("").join(Markup('<td class="num"{}>{}</td>').format(narrow, f"{int(c):,}")
+                             for c in counts.sum(axis=0))
+    caption = ("rows: actual class · columns: predicted class · each cell: count and % of its row (% of its column "
+               "in its tooltip); an empty cell: none") if compact else \
+        "rows: actual class · columns: predicted class · each cell: count, % of its row · % of its column"
     return Markup(
-        '<table class="heatmap" id="{}"><thead><tr><th>actual \\ predicted</th>{}<th>total</th></tr></thead>'
-        '<tbody>{}<tr class="total"><th>total</th>{}<td class="num">{}</td></tr></tbody></table>'
-        '<p class="muted">rows: actual class · columns: predicted class · each cell: count, % of its row · % of '
-        'its column</p>').format(table_id, header, Markup("").join(rows), totals, f"{int(counts.sum()):,}")
+        '<div class="heatmap-box" style="max-width:100%;overflow-x:auto">'
+        '<table class="heatmap{}" id="{}"><thead><tr><th>actual \\ predicted</th>{}<th>total</th></tr></thead>'
+        '<tbody>{}<tr class="total"><th>total</th>{}<td class="num"{}>{}</td></tr></tbody></table></div>'
+        '<p class="muted">{}</p>').format(" compact" if compact else "", table_id, header, Markup("").join(rows),
+                                          totals, narrow, f"{int(counts.sum()):,}", caption)
+
+
+def _two_class(ranking: Any) -> bool:
+    """Whether a result's ranking is the two-class analysis of scores (not the one-vs-rest of k classes)."""
+    from assay.evaluation.ranking import RankingAnalysis
+
+    return isinstance(ranking, RankingAnalysis)
+
+
+def _class_charts(ranking: Any, *, chart_id: str) -> list[Chart]:
+    """One-vs-rest ROC and precision-recall charts of k classes: one curve per class (thinned to half a
+    pixel), its AUC or average precision in the legend; colours cycle past the palette, dashed the second
+    time round."""
+    roc = Chart("ROC curves, each class against the rest", "False positive rate (1 - specificity)",
+                "True positive rate (sensitivity)", chart_id=chart_id)
+    pr = Chart("Precision-recall curves, each class against the rest", "Recall (TPR)", "Precision (PPV)",
+               chart_id=f"{chart_id}-pr")
+    roc.line(np.array([0, 1]), np.array([0, 1]), color="#999", width=1, dash="4 4", label="random classifiers")
+    for i, label in enumerate(ranking.labels):
+        try:
+            curve, precision_recall = ranking.roc(label), ranking.pr(label)
+        except Exception:  # a class with no actual instance has no curve; its table row says why
+            continue
+        color, dash = PALETTE[i % len(PALETTE)], None if i < len(PALETTE) else "5 2"
+        auc, ap = ranking.per_class[label].value, ranking.average_precision[label].value
+        x, y = _thinned(roc, curve["fpr"], curve["tpr"])
+        roc.line(x, y, color=color, dash=dash, css="curve", label=f"{label} (AUC {auc:.3f})",
+                 mark_id=f"{chart_id}-curve-{i}")
+        r = np.concatenate(([0.0], precision_recall["recall"]))
+        p = np.concatenate(([1.0], precision_recall["precision"]))
+        x, y = _thinned(pr, r, p)
+        pr.line(x, y, color=color, dash=dash, css="curve", label=f"{label} (AP {ap:.3f})",
+                mark_id=f"{chart_id}-pr-curve-{i}")
+    return [roc, pr]
 
 
 def _thinned(chart: Chart, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -466,7 +523,7 @@ def _evaluation_sections(ev: Any, *, key: str, explorers: list[dict[str, Any]] |
                       table_id=f"confusion-{key}" if key != "0" else "confusion")] if ev.thresholded else []
     ranking = ev.ranking
     charts = []
-    if ranking is not None and hasattr(ranking, "roc"):
+    if ranking is not None and _two_class(ranking):
         roc = _roc_chart([("", ranking)], chart_id=f"roc-{key}", explorer=explorers is not None)
         pr = _pr_chart(ranking, chart_id=f"pr-{key}", explorer=explorers is not None)
         charts += [roc, pr, _gains_chart(ranking), _lift_chart(ranking), _cost_chart(ranking)]
@@ -474,6 +531,8 @@ def _evaluation_sections(ev: Any, *, key: str, explorers: list[dict[str, Any]] |
             data = _explorer_data(ranking, roc, pr, key, positive_first=ev.labels[0] == ev.positive)
             explorers.append(data)
             parts.append(_explorer(data))
+    elif ranking is not None and getattr(ranking, "average_precision", None):
+        charts += _class_charts(ranking, chart_id=f"roc-{key}")
     if ev.probabilistic is not None:
         charts.append(_calibration_chart(ev.probabilistic.calibration))
     if charts:
@@ -503,6 +562,8 @@ def _contents(result: Any, *, explorer: bool) -> _Contents:
     from assay.evaluation.validation import Validation
 
     explorers: list[dict[str, Any]] | None = [] if explorer else None
+    if _is_regression(result):  # numeric predictions: their own renderer, at the end of this module
+        return _regression_contents(result)
     if isinstance(result, RankingAnalysis):
         result = result.drawable()  # a summary on disk: drawn through some of its exact points
     elif isinstance(result, Evaluation) and isinstance(result.ranking, RankingAnalysis):
@@ -561,7 +622,7 @@ def _validation_contents(v: Any, explorers: list[dict[str, Any]] | None) -> _Con
 
     parts = [render_blocks_html(split_prelude(validation_document(v))[1])]
     binary = [(name, m.report.ranking) for name, m in v.models.items()
-              if m.report.ranking is not None and hasattr(m.report.ranking, "roc")]
+              if m.report.ranking is not None and _two_class(m.report.ranking)]
     charts = [_folds_chart(v)]
     if binary:
         charts.insert(0, _roc_chart(binary, chart_id="roc-models", explorer=False))
@@ -582,12 +643,105 @@ def _comparison_contents(c: Any, explorers: list[dict[str, Any]] | None) -> _Con
     _, sections = split_prelude(comparison_document(c))
     parts = [render_blocks_html(sections)]
     binary = [(name, r.ranking) for name, r in zip(c.names, c.reports, strict=True)
-              if r.ranking is not None and hasattr(r.ranking, "roc")]
-    if binary:
-        parts.insert(0, Markup("<div class=\"charts\">{}</div>").format(
-            _roc_chart(binary, chart_id="roc-models", explorer=False).render()))
+              if r.ranking is not None and _two_class(r.ranking)]
+    space = getattr(c, "roc_space", None)
+    if binary or space:
+        chart = _roc_chart(binary, chart_id="roc-models", explorer=False)
+        if space:  # the combined hull, and the models that give labels as points
+            hull = space["combined_hull"]["vertices"]
+            chart.line(np.array([v["fpr"] for v in hull]), np.array([v["tpr"] for v in hull]), color="#222",
+                       width=1.2, dash="6 3", label="combined convex hull")
+            for k, m in enumerate(space["models"]):
+                if m["fpr"] is not None and m["threshold"] is None:
+                    chart.point(m["fpr"], m["tpr"], color=PALETTE[(len(binary) + k) % len(PALETTE)], radius=5,
+                                label=f"{m['name']} ({m['region']})", title=f"{m['name']}: FPR {m['fpr']:.3f}, "
+                                                                          f"TPR {m['tpr']:.3f}, {m['region']}")
+        parts.insert(0, Markup("<div class=\"charts\">{}</div>").format(chart.render()))
     for i, (name, r) in enumerate(zip(c.names, c.reports, strict=True)):
         parts.append(Markup('<details class="model"><summary><h2>{}</h2></summary>{}</details>').format(
             name, _evaluation_sections(r, key=str(i), explorers=explorers)))
     return _Contents("assay compare", comparison_headline(c), list(c.notes),
                      Markup("\n").join(parts), explorers, "compare")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# numeric predictions (assay report --task regression, assay validate --task regression)
+
+REGRESSION_POINTS = 2000
+"""At most this many instances are drawn in the HTML scatter plots (evenly spaced in the order of the actual
+values); the tables use every instance."""
+
+
+def _is_regression(result: Any) -> bool:
+    return getattr(result, "task", None) == "regression" or type(result).__name__ == "RegressionEvaluation"
+
+
+def _regression_sample(report: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    a, p, r = (np.asarray(v, dtype=float) for v in (report.y_true, report.y_pred, report.residuals))
+    if len(a) > REGRESSION_POINTS:
+        keep = np.argsort(a, kind="stable")[np.linspace(0, len(a) - 1, REGRESSION_POINTS).round().astype(np.intp)]
+        a, p, r = a[keep], p[keep], r[keep]
+    return a, p, r
+
+
+def _padded(lo: float, hi: float) -> tuple[float, float]:
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return (lo - 1.0, lo + 1.0) if math.isfinite(lo) else (0.0, 1.0)
+    pad = 0.04 * (hi - lo)
+    return lo - pad, hi + pad
+
+
+def _regression_charts(report: Any, key: str) -> list[Chart]:
+    """Predicted against actual with the identity line, and residuals against predicted with the zero line."""
+    if report.y_true is None or report.y_pred is None:
+        return []
+    a, p, r = _regression_sample(report)
+    every_a, every_p, every_r = report.y_true, report.y_pred, report.residuals
+    span = _padded(float(min(every_a.min(), every_p.min())), float(max(every_a.max(), every_p.max())))
+    fit = Chart("Predicted against actual", "Actual value a", "Predicted value p", x_range=span, y_range=span,
+                chart_id=f"predicted-actual-{key}")
+    fit.line(np.array(span), np.array(span), color=PALETTE[1], width=1.5, dash="6 4",
+             label="p = a (perfect predictions)")
+    for x, y in zip(a, p, strict=True):
+        fit.point(float(x), float(y), color=PALETTE[0], radius=2)
+    fit._legend.append((f"instances ({len(every_a):,}{', a sample drawn' if len(a) < len(every_a) else ''})",
+                        PALETTE[0], "point"))
+    x_span = _padded(float(every_p.min()), float(every_p.max()))
+    bound = float(np.max(np.abs(every_r))) if len(every_r) else 1.0
+    residual = Chart("Residuals against predicted", "Predicted value p", "Residual p − a", x_range=x_span,
+                     y_range=_padded(-bound, bound), chart_id=f"residuals-{key}")
+    residual.line(np.array(x_span), np.array([0.0, 0.0]), color=PALETTE[1], width=1.5, dash="6 4",
+                  label="no error")
+    mean_error = report.metrics["mean_error"].value
+    if mean_error is not None:
+        residual.line(np.array(x_span), np.array([mean_error, mean_error]), color=PALETTE[2], width=1,
+                      label=f"mean error {mean_error:.4g}")
+    for x, y in zip(p, r, strict=True):
+        residual.point(float(x), float(y), color=PALETTE[0], radius=2)
+    return [fit, residual]
+
+
+def _charts_markup(charts: list[Chart]) -> Markup:
+    return Markup("<div class=\"charts\">{}</div>").format(Markup("").join(c.render() for c in charts)) \
+        if charts else Markup("")
+
+
+def _regression_contents(result: Any) -> _Contents:
+    from assay.report.document import regression_document
+
+    if not hasattr(result, "models"):  # a RegressionEvaluation
+        prelude, sections = split_prelude(regression_document(result))
+        body = Markup("\n").join([Markup("<h2>Charts</h2>"), _charts_markup(_regression_charts(result, "0")),
+                                   render_blocks_html(sections)])
+        headline = prelude[0].text if prelude else "numeric predictions"
+        return _Contents("assay report", headline, [p.text for p in prelude[1:]], body, None, "report")
+    from assay.report.validation import _settings_text, regression_validation_document
+
+    parts = [render_blocks_html(split_prelude(regression_validation_document(result))[1])]
+    for i, (name, m) in enumerate(result.models.items()):
+        parts.append(Markup('<details class="model"{}><summary><h2>{} ({})</h2></summary>{}</details>').format(
+            Markup(" open") if i == 0 else "", name, m.title, _charts_markup(_regression_charts(m.report, str(i)))))
+    headline = f"data set {result.dataset} · {result.n:,} instances · numeric target · " \
+               f"{_settings_text(result.method, result.settings)}"
+    return _Contents("assay validate", headline, list(result.features) + list(result.notes),
+                     Markup("\n").join(parts), None, "validate")

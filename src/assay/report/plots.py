@@ -110,6 +110,50 @@ def _ranking_or_reason(entry: Any, what: str) -> tuple[Any, str | None]:
     return ranking.drawable(), None
 
 
+def _class_ranking(result: Any) -> Any:
+    """The one-vs-rest ranking of an evaluation of k > 2 classes' probabilities with curves to draw, else None."""
+    from assay.evaluation.multiclass_ranking import MulticlassRanking
+    from assay.evaluation.result import Evaluation
+
+    if isinstance(result, Evaluation) and isinstance(result.ranking, MulticlassRanking) \
+            and result.ranking.curves("roc"):
+        return result.ranking
+    return None
+
+
+def _class_curves(ranking: Any, ax: Any, kind: str) -> Any:
+    """One curve per class against the rest (Fawcett 2006, section 9), its AUC or AP in the legend; a class
+    with no actual instance has none. Colours cycle through matplotlib's ten, dashed the second time."""
+    ax = _axes(ax)
+    if kind == "roc":
+        ax.plot([0.0, 1.0], [0.0, 1.0], ls=":", color="0.5", lw=1, label="random classifiers")
+    for i, (label, curve) in enumerate(ranking.curves(kind).items()):
+        style = dict(color=f"C{i % 10}", lw=1.4, ls="-" if i < 10 else "--")
+        if kind == "roc":
+            _line(ax, curve["fpr"], curve["tpr"], label=f"{label} (AUC {ranking.per_class[label].value:.3f})",
+                  **style)
+        else:
+            recall = np.concatenate(([0.0], curve["recall"]))
+            precision = np.concatenate((curve["precision"][:1], curve["precision"]))
+            _line(ax, recall, precision, drawstyle="steps-pre",
+                  label=f"{label} (AP {ranking.average_precision[label].value:.3f})", **style)
+    if kind == "roc":
+        _unit_axes(ax, "False positive rate (1 − specificity)", "True positive rate (sensitivity)")
+        h = ranking.hand_till.value
+        ax.set_title("ROC curves, each class against the rest" + (f": Hand & Till's M {h:.3f}" if h is not None
+                                                                     else ""), fontsize="medium")
+        ax.legend(loc="lower right", fontsize="small")
+    else:
+        _unit_axes(ax, "Recall (sensitivity)", "Precision (positive predictive value)")
+        ax.set_ylim(0.0, 1.02)
+        m = ranking.average_precision_macro
+        ax.set_title("Precision-recall curves, each class against the rest"
+                     + (f": macro AP {m.value:.3f}" if m is not None and m.value is not None else ""),
+                     fontsize="medium")
+        ax.legend(loc="lower left", fontsize="small")
+    return ax
+
+
 def _rankings(result: Any, what: str) -> tuple[list[tuple[str | None, Any]], list[str]]:
     """Every model with a two-class ranking, and the names of those left out.
 
@@ -260,7 +304,9 @@ def plot_roc(
     result : Evaluation, RankingAnalysis, Validation or Comparison
         An evaluation of two classes with scores, a ranking, or several models
         (every model with scores on one plane, each labelled with its AUC;
-        models without scores are named in the legend's title).
+        models without scores are named in the legend's title). An evaluation of
+        probabilities of k > 2 classes: one curve per class against the rest,
+        each labelled with its AUC (the other options do not apply).
     ax : matplotlib Axes, optional
         Where to draw; a new figure's axes when None.
     hull : bool, default True
@@ -313,6 +359,9 @@ def plot_roc(
     """
     from assay.metrics.roc_space import REFERENCE_CLASSIFIERS
 
+    classes = _class_ranking(result)
+    if classes is not None:  # k > 2 classes: one curve per class against the rest
+        return _class_curves(classes, ax, "roc")
     scored, skipped = _rankings(result, "ROC")
     ax = _axes(ax)
     several = len(scored) > 1 or scored[0][0] is not None
@@ -407,6 +456,9 @@ def plot_pr(result: Any, ax: Any = None) -> Any:
     >>> ax.get_lines()[0].get_label(), ax.get_lines()[1].get_label()
     ('PR (AP 0.867)', 'baseline (prevalence 0.5)')
     """
+    classes = _class_ranking(result)
+    if classes is not None:  # k > 2 classes: one curve per class against the rest
+        return _class_curves(classes, ax, "pr")
     scored, skipped = _rankings(result, "a precision-recall curve")
     ax = _axes(ax)
     several = len(scored) > 1 or scored[0][0] is not None
@@ -793,6 +845,9 @@ def _plan(result: Any) -> list[tuple[str, Any, tuple[float, float]]]:
             ("gains", lambda ax: plot_lift(result, ax, kind="gains"), (6.4, 6.4)),
             ("lift", lambda ax: plot_lift(result, ax, kind="lift"), (6.4, 4.8)),
         ]
+    elif _class_ranking(result) is not None:
+        plan += [("roc", lambda ax: plot_roc(result, ax), (6.4, 6.4)),
+                 ("pr", lambda ax: plot_pr(result, ax), (6.4, 6.4))]
     for name, entry in entries:
         model = name if several else None
         if getattr(entry, "probabilistic", None) is not None:

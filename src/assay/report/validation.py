@@ -7,7 +7,7 @@ from typing import Any
 from assay.report.document import Block, Table, _Builder, _compact
 from assay.report.format import estimate_cell, level_text, percent, pvalue_text
 
-__all__ = ["validation_document", "METHOD_NAMES"]
+__all__ = ["validation_document", "regression_validation_document", "METHOD_NAMES"]
 
 METHOD_NAMES = {
     "resubstitution": "resubstitution (trained and tested on all the data)",
@@ -30,6 +30,7 @@ TEST_NAMES = {
     "corrected_resampled_t": "corrected resampled t",
     "paired_t_5x2cv": "5x2cv paired t",
     "f_test_5x2cv": "5x2cv combined F",
+    "paired_t": "paired t",
 }
 
 
@@ -63,8 +64,29 @@ def _p_text(p: float | None) -> str:
     return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
+_ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni"}
+
+
+def _adjustment(comparisons: list[dict[str, Any]]) -> str | None:
+    """The adjustment for multiple comparisons the comparisons carry ("holm", "bonferroni"), if any."""
+    for c in comparisons:
+        if "adjustment" in c:
+            return str(c["adjustment"]["method"])
+    return None
+
+
+def _p_words(c: dict[str, Any]) -> str:
+    """"p = 0.012", or with an adjusted p-value, "Holm-adjusted p = 0.036"."""
+    if "adjustment" in c:
+        method = c["adjustment"]["method"]
+        return f"{_ADJUSTED.get(method, method)}-adjusted {_p_text(c.get(f'pvalue_{method}'))}"
+    return _p_text(c.get("pvalue"))
+
+
 def validation_document(v: Any) -> list[Block]:
     """The blocks of an ``assay validate`` result."""
+    if getattr(v, "task", None) == "regression":
+        return regression_validation_document(v)
     b = _Builder()
     level = level_text(v.confidence)
     b.heading("assay validate", 1)
@@ -114,19 +136,24 @@ def validation_document(v: Any) -> list[Block]:
     if v.comparisons:
         b.heading("Comparisons")
         rows = []
+        adjusted = _adjustment(v.comparisons)
         for c in v.comparisons:
             stat = c.get("statistic")
-            rows.append([TEST_NAMES.get(c["test"], c["test"]), " vs ".join(c["models"]),
-                         "—" if stat is None else f"{stat:.3f}", pvalue_text(c.get("pvalue")),
-                         "yes" if c.get("significant") else "no"])
-        b.table(Table(["Test", "Models", "Statistic", "p-value", f"Significant at {level}"], rows,
-                      align="llrrl"))
+            row = [TEST_NAMES.get(c["test"], c["test"]), " vs ".join(c["models"]),
+                   "—" if stat is None else f"{stat:.3f}", pvalue_text(c.get("pvalue"))]
+            if adjusted:
+                row.append(pvalue_text(c.get(f"pvalue_{adjusted}")) if "adjustment" in c else "")
+            rows.append(row + ["yes" if c.get("significant") else "no"])
+        header = ["Test", "Models", "Statistic", "p-value"] + ([f"{_ADJUSTED[adjusted]} p"] if adjusted else [])
+        b.table(Table(header + [f"Significant at {level}"], rows, align="llrr" + ("r" if adjusted else "") + "l",
+                      caption=(f"{_ADJUSTED[adjusted]} p: the p-value adjusted by {_ADJUSTED[adjusted]}'s method for "
+                               f"multiple comparisons, on which the verdict rests" if adjusted else None)))
         pairs: dict[tuple[str, ...], list[str]] = {}
         for c in v.comparisons:
             key = tuple(c["models"])
             sig = "significant" if c.get("significant") else "not significant"
             pairs.setdefault(key, []).append(f"{TEST_NAMES.get(c['test'], c['test'])}: {sig} "
-                                             f"({_p_text(c.get('pvalue'))})")
+                                             f"({_p_words(c)})")
         for key, parts in pairs.items():
             b.para(f"{' vs '.join(key)}: " + "; ".join(parts), "muted")
     best = min(v.models.values(), key=lambda m: m.estimate.error)
@@ -137,7 +164,105 @@ def validation_document(v: Any) -> list[Block]:
             other = [m for m in c["models"] if m != best.name][0]
             sig = "significant" if c.get("significant") else "not significant"
             words.append(f"At {level}, its difference in error with {other} is {sig} "
-                         f"({TEST_NAMES[c['test']]}, {_p_text(c.get('pvalue'))}).")
+                         f"({TEST_NAMES[c['test']]}, {_p_words(c)}).")
+    b.heading("In words")
+    for w in words:
+        b.para(w[0].upper() + w[1:])
+    return b.blocks
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# numeric targets
+
+
+def _fold_text(entry: dict[str, Any] | None) -> str:
+    """'2,978 ± 261 (2,653 – 3,302)': the mean over the parts, their sd, and the t interval of the mean."""
+    from assay.report.format import number
+
+    if not entry or entry.get("mean") is None:
+        return "—"
+    if entry.get("sd") is None:
+        return number(entry["mean"])
+    text = f"{number(entry['mean'])} ± {number(entry['sd'])}"
+    return text + (f" ({number(entry['ci'][0])} – {number(entry['ci'][1])})" if entry.get("ci") else "")
+
+
+def regression_validation_document(v: Any) -> list[Block]:
+    """The blocks of ``assay validate --task regression`` (a ``RegressionValidation``)."""
+    from assay.report.format import ci_text, number, value_text
+
+    b = _Builder()
+    level = level_text(v.confidence)
+    b.heading("assay validate", 1)
+    b.para(f"data set {v.dataset} · {v.n:,} instances · numeric target · {_settings_text(v.method, v.settings)}",
+           "strong")
+    for line in v.features:
+        b.para(line, "muted")
+    for note in v.notes:
+        b.para(note, "muted")
+
+    b.heading("Estimated error")
+    rows = []
+    for name, m in v.models.items():
+        r = m.report.metrics
+        rows.append([name, number(m.estimate.mse), number(m.estimate.rmse), estimate_cell(r["mae"], as_percent=False),
+                     estimate_cell(r["r2"], as_percent=False), estimate_cell(r["correlation"], as_percent=False),
+                     _fold_text(m.fold_summary.get("mse"))])
+    b.table(Table(["Model", "MSE", "RMSE", f"MAE ({level} CI)", f"R² ({level} CI)", f"Correlation ({level} CI)",
+                   f"MSE by part: mean ± sd ({level} t CI)"], rows, align="lrrrrrr"))
+    first = next(iter(v.models.values()))
+    b.para("models: " + "; ".join(f"{name} = {m.title}" for name, m in v.models.items()), "muted")
+    b.para(f"MSE: {first.estimate.formula}; MAE, R² and correlation: on the out-of-fold predictions (percentile "
+           "bootstrap intervals); by part: the t interval of the mean over the parts, too narrow since the parts "
+           "share training instances (Nadeau & Bengio 2003)", "muted")
+
+    for name, m in v.models.items():
+        b.heading(f"{name}: out-of-fold errors", 3)
+        rows = []
+        for key, e in m.report.metrics.items():
+            title, formula = m.report.metric_titles.get(key, (key, ""))
+            rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
+                         _fold_text(m.fold_summary.get(key)), formula])
+        b.table(Table(["Measure", "Pooled", f"{level} CI", "By part: mean ± sd (t CI)", "Definition"], rows,
+                      align="lrrrl"))
+
+    words: list[str] = []
+    if v.comparisons:
+        b.heading("Comparisons")
+        key = next((k for c in v.comparisons for k in c if k.startswith("pvalue_")), None)
+        rows = []
+        for c in v.comparisons:
+            stat = c.get("statistic")
+            row = [TEST_NAMES.get(c["test"], c["test"]), " vs ".join(c["models"]),
+                   "—" if c.get("mean_difference") is None else number(c["mean_difference"]),
+                   "—" if stat is None else f"{stat:.3f}", pvalue_text(c.get("pvalue"))]
+            if key:
+                row.append(pvalue_text(c.get(key)))
+            rows.append([*row, "yes" if c.get("significant") else "no"])
+        header = ["Test", "Models", "Mean difference in MSE", "Statistic", "p-value"]
+        adjusted = [f"{key.removeprefix('pvalue_').capitalize()} p-value"] if key else []
+        b.table(Table([*header, *adjusted, f"Significant at {level}"], rows, align="llrrr" + "r" * len(adjusted) + "l"))
+        b.para("difference: MSE of the first model minus the second's, per part; the corrected resampled t test "
+               "(Nadeau & Bengio 2003) allows for the parts sharing training instances, the plain paired t test "
+               "does not", "muted")
+    best = min(v.models.values(), key=lambda m: m.estimate.mse)
+    words.append(f"The lowest estimated mean squared error is {best.name}'s ({best.title}): "
+                 f"{number(best.estimate.mse)} (RMSE {number(best.estimate.rmse)}) by "
+                 f"{_settings_text(v.method, v.settings)}.")
+    preferred = "corrected_resampled_t" if any(c["test"] == "corrected_resampled_t" for c in v.comparisons) \
+        else "paired_t"
+    for c in v.comparisons:
+        if c["test"] == preferred and best.name in c["models"]:
+            other = [m for m in c["models"] if m != best.name][0]
+            sig = "significant" if c.get("significant") else "not significant"
+            key = next((k for k in c if k.startswith("pvalue_")), None)
+            how = f", {key.removeprefix('pvalue_').capitalize()}-adjusted" if key else ""
+            words.append(f"At {level}, its difference in mean squared error with {other} is {sig} "
+                         f"({TEST_NAMES[c['test']]}, {_p_text(c.get(key or 'pvalue'))}{how}).")
+    r2 = best.report.metrics["r2"]
+    if r2.value is not None:
+        words.append(f"Its out-of-fold R² is {r2.value:.3f}: it explains {percent(max(r2.value, 0.0))} of the "
+                     "variance of the target around its mean (Witten & Frank, ch. 5).")
     b.heading("In words")
     for w in words:
         b.para(w[0].upper() + w[1:])
