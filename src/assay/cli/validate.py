@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from assay.cli.common import (CONTEXT, UserError, fail, output_options, picture_options, progress_bar, render,
-                              write_pictures)
+from assay.cli.common import (CONTEXT, UserError, fail, output_options, parse_pairs, picture_options, progress_bar,
+                              render, write_pictures)
 from assay.errors import InvalidInput
 
 __all__ = ["register"]
@@ -17,7 +17,9 @@ METHODS = ("resubstitution", "holdout", "repeated-holdout", "cv", "repeated-cv",
 NAMES = {"model": "--model", "param": "--param", "grid": "--grid", "method": "--method", "folds": "--folds",
          "repeats": "--repeats", "test_size": "--test-size", "seed": "--seed", "jobs": "--jobs",
          "target": "--target", "dataset": "--dataset", "confidence": "--confidence", "bootstrap": "--bootstrap",
-         "positive": "--positive", "stratify": "--no-stratify", "models": "--model", "task": "--task"}
+         "positive": "--positive", "stratify": "--no-stratify", "models": "--model", "task": "--task",
+         "costs": "--costs", "cost_matrix": "--cost-matrix", "cost_method": "--cost-method",
+         "prevalence": "--prevalence", "cost_method=resample": "--cost-method resample"}
 
 
 def register(cli: click.Group) -> None:
@@ -74,6 +76,19 @@ def _split_model_option(values: tuple[str, ...], models: list[str], option: str)
 @click.option("--adjust", type=click.Choice(["holm", "bonferroni", "none"]), default="holm", show_default=True,
               help="With three or more models: how the pairwise tests' p-values are adjusted for multiple "
                    "comparisons (the verdicts use the adjusted p-values).")
+@click.option("--costs", metavar="fp=C,fn=C",
+              help="Costs of the outcomes (two classes): each model's expected cost beside its error, and the optimal "
+                   "model in ROC space for them.")
+@click.option("--cost-matrix", "cost_matrix_file", metavar="FILE",
+              help="Costs of every outcome, laid out as assay report --confusion (any number of classes).")
+@click.option("--cost-method", type=click.Choice(["weight", "resample"]),
+              help="Cost-sensitive learning: weight the training instances by the cost of misclassifying their class "
+                   "(sample_weight), or resample them in proportion, inside each training part only.")
+@click.option("--prevalence", type=float, metavar="P",
+              help="Share of positives where the models will be used, for the optimal model (default: the data's).")
+@click.option("--save-model", "save_model", metavar="DIR",
+              help="Refit each model on all the data after estimating its error, and save it to DIR/MODEL.joblib "
+                   "(joblib) with DIR/MODEL.json: its estimate, method and classes.")
 @click.option("--predictions", metavar="DIR", help="Write each model's out-of-fold predictions to DIR/MODEL.csv.")
 @click.option("--drop", "drop", multiple=True, metavar="COL", help="A column of FILE not to learn from (repeatable).")
 @click.option("--id", "id_column", metavar="COL",
@@ -86,7 +101,8 @@ def validate(file: str | None, target: str | None, dataset: tuple[str, ...], mod
              model_list: str | None, task: str,
              params: tuple[str, ...], grids: tuple[str, ...], method: str, folds: int, repeats: int | None,
              test_size: float, stratify: bool | None, seed: int, jobs: int, positive: str | None, confidence: float,
-             bootstrap: int, adjust: str, predictions: str | None, drop: tuple[str, ...], id_column: str | None,
+             bootstrap: int, adjust: str, costs: str | None, cost_matrix_file: str | None, cost_method: str | None,
+             prevalence: float | None, save_model: str | None, predictions: str | None, drop: tuple[str, ...], id_column: str | None,
              input_format: str | None, html: str | None,
              plots: str | None, fmt: str, output: str | None) -> None:
     """Estimate learners' error on a data set with a protocol, and compare them.
@@ -151,7 +167,21 @@ def validate(file: str | None, target: str | None, dataset: tuple[str, ...], mod
                 model_grids[m] = grid
     except InvalidInput as e:
         raise fail(e, NAMES) from None
+    cost_options: dict[str, Any] = {"cost_method": cost_method, "prevalence": prevalence}
+    if costs is not None:
+        cost_options["costs"] = parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn"))
+    if cost_matrix_file is not None:
+        from assay.io.confusion_file import read_cost_matrix
+
+        try:
+            cost_options["cost_matrix"] = read_cost_matrix(cost_matrix_file)
+        except InvalidInput as e:
+            raise UserError(f"--cost-matrix: {e.describe()}") from None
     if len(datasets) > 1:
+        if save_model:
+            raise UserError("--save-model applies to one --dataset")
+        if any(v is not None for v in cost_options.values()):
+            raise UserError("--costs, --cost-matrix, --cost-method and --prevalence apply to one --dataset")
         if predictions or html:
             raise UserError(f"{'--predictions' if predictions else '--html'} applies to one --dataset")
         settings = dict(models=names, method=method, folds=folds, repeats=repeats, test_size=test_size,
@@ -168,7 +198,7 @@ def validate(file: str | None, target: str | None, dataset: tuple[str, ...], mod
                                 repeats=repeats, test_size=test_size, stratify=stratify, seed=seed,
                                 params=model_params, grids=model_grids or None, jobs=jobs, confidence=confidence,
                                 bootstrap=bootstrap, positive=positive, progress=update, adjust=adjust,
-                                task=task)
+                                task=task, refit=bool(save_model), **cost_options)
     except InvalidInput as e:
         raise fail(e, {**NAMES, "stratify": "--stratify" if stratify else "--no-stratify",
                        target or "": f"column {target!r}"}) from None
@@ -177,6 +207,8 @@ def validate(file: str | None, target: str | None, dataset: tuple[str, ...], mod
             bar.stop()
     if predictions:
         _write_predictions(result, predictions, ids if file is not None else None)
+    if save_model:
+        _save_models(result, save_model)
     write_pictures(result, html, plots)
     from assay.report.markdown import render_blocks_markdown
     from assay.report.text import render_blocks_text
@@ -185,6 +217,37 @@ def validate(file: str | None, target: str | None, dataset: tuple[str, ...], mod
     blocks = validation_document(result)
     render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
            markdown=lambda: render_blocks_markdown(blocks))
+
+
+def _save_models(result: Any, directory: str) -> None:
+    """DIR/MODEL.joblib (the model fitted on all the data) and DIR/MODEL.json (its estimate), written atomically."""
+    import io
+    import json
+    import os
+
+    import joblib
+
+    from assay.io.atomic import write_atomic
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"--save-model: cannot create {directory}: {e.strerror or e}") from None
+    for name, model in (result.final_models or {}).items():
+        stem = os.path.join(directory, name.replace("/", "_"))
+        buffer = io.BytesIO()
+        joblib.dump(model, buffer)
+        m = result.models[name]
+        meta = {"model": {"name": name, "title": m.title}, "fitted_on": f"all {result.n:,} instances of "
+                f"{result.dataset}", "classes": list(result.labels), "features": list(result.features),
+                "estimate": m.estimate.to_dict(), "method": result.method, "settings": result.settings,
+                "notes": list(result.notes),
+                "use": "joblib.load(path).predict(X): X as the features were given to assay validate"}
+        try:
+            write_atomic(stem + ".joblib", buffer.getvalue())
+            write_atomic(stem + ".json", json.dumps(meta, indent=2, default=str) + "\n")
+        except OSError as e:
+            raise UserError(f"--save-model: cannot write {stem}: {e.strerror or e}") from None
 
 
 def _write_predictions(result: Any, directory: str, ids: Any = None) -> None:

@@ -73,8 +73,14 @@ class Validation(DisplayableModels):
     confidence: float
     notes: tuple[str, ...] = ()
     _run: Any = None
+    roc_space: dict[str, Any] | None = None  # two classes, several models: ROC space and the combined hull
+    final_models: dict[str, Any] | None = None  # with refit=True: each model fitted on all the data
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {"roc_space": self.roc_space} if self.roc_space is not None else {}
+        return {**self._dict(), **extra}
+
+    def _dict(self) -> dict[str, Any]:
         return {
             "dataset": self.dataset,
             "method": self.method,
@@ -118,20 +124,51 @@ def _one_per_instance(run: Any, model: str, k: int) -> tuple[np.ndarray, np.ndar
     return tested, None, np.argmax(votes[tested], axis=1), note
 
 
+def _class_weights(costs: Any, cost_matrix: Any, cost_method: Any, labels: tuple[str, ...],
+                   positive: Any) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The weight of each class in cost-sensitive learning (None without ``cost_method``), and the cost matrix
+    in label order (None without one): c_FN for the positive class and c_FP for the negative one, or a
+    class's row of the matrix averaged off the diagonal; scaled to a mean of 1 over the classes."""
+    from assay.evaluation.evaluate import _as_costs, _matrix_costs, choose_positive
+
+    if cost_method not in (None, "weight", "resample"):
+        raise InvalidInput(f"{cost_method!r} is not one of ['weight', 'resample']", field="cost_method")
+    matrix = _matrix_costs(cost_matrix, costs, labels)
+    if costs is not None and len(labels) != 2:
+        raise InvalidInput(f"costs of false positives and negatives apply to two classes; these data have "
+                           f"{len(labels)} (give a cost matrix)", field="costs")
+    if cost_method is None:
+        return None, matrix
+    if matrix is not None:
+        k = len(labels)
+        weights = (matrix.sum(axis=1) - np.diag(matrix)) / max(k - 1, 1)
+    elif costs is not None:
+        c = _as_costs(costs)
+        chosen, _ = choose_positive(labels, positive=positive)
+        weights = np.where(np.array(labels) == chosen, c.fn - c.tp, c.fp - c.tn).astype(np.float64)
+    else:
+        raise InvalidInput("cost-sensitive learning needs costs: give costs or a cost matrix", field="cost_method")
+    if not (weights > 0).all():
+        raise InvalidInput("every class needs a positive cost of being misclassified to weigh its instances",
+                           field="cost_method")
+    return weights / weights.mean(), matrix
+
+
 def _report(labels: tuple[str, ...], y: np.ndarray, proba: np.ndarray | None, pred: np.ndarray, *,
-            positive: Any, confidence: float, bootstrap: int, seed: int) -> tuple[Evaluation, np.ndarray]:
+            positive: Any, confidence: float, bootstrap: int, seed: int, costs: Any = None,
+            cost_matrix: Any = None) -> tuple[Evaluation, np.ndarray]:
     """The report on one prediction per instance, and the predicted codes behind its matrix."""
     truth = np.asarray(labels, dtype=object)[y]
     if proba is not None:
         report = evaluate(truth, y_proba={label: proba[:, j] for j, label in enumerate(labels)},
                           labels=list(labels), positive=positive, confidence=confidence, bootstrap=bootstrap,
-                          seed=seed)
+                          seed=seed, costs=costs, cost_matrix=cost_matrix)
         if report.positive is not None:  # two classes: positive iff its probability >= the threshold
             p = labels.index(report.positive)
             pred = np.where(proba[:, p] >= report.threshold, p, 1 - p)
         return report, pred
     report = evaluate(truth, y_pred=np.asarray(labels, dtype=object)[pred], labels=list(labels), positive=positive,
-                      confidence=confidence, bootstrap=bootstrap, seed=seed)
+                      confidence=confidence, bootstrap=bootstrap, seed=seed, costs=costs, cost_matrix=cost_matrix)
     return report, pred
 
 
@@ -359,6 +396,11 @@ def validate(
     progress: Callable[[int, int], None] | None = None,
     adjust: str = "holm",
     task: str = "auto",
+    costs: Any = None,
+    prevalence: float | None = None,
+    cost_matrix: Any = None,
+    cost_method: str | None = None,
+    refit: bool = False,
 ) -> Validation:
     """Estimate learners' error on a data set with a protocol, and compare them.
 
@@ -412,6 +454,22 @@ def validate(
         test a family of its own: the adjusted p-value is added next to ``pvalue``
         (``pvalue_holm`` or ``pvalue_bonferroni``) and the verdicts use it. With two models
         there is one comparison and nothing is adjusted.
+    costs, cost_matrix : optional
+        The costs of the outcomes, ``{"fp": 1, "fn": 10}`` (two classes) or a k x k matrix as
+        :func:`evaluate` takes it: each model's expected cost per instance is reported beside
+        its error, and with two classes the optimal model in ROC space is the one for these
+        costs (at ``prevalence``, default the data's).
+    cost_method : {"weight", "resample"}, optional
+        Cost-sensitive learning (Witten & Frank, ch. 5): inside each training part only,
+        each instance is weighted by the cost of misclassifying its class (its row of the
+        cost matrix, averaged off the diagonal; c_FN for positives and c_FP for negatives),
+        through the estimator's ``sample_weight`` ("weight"), or the part is resampled in
+        proportion to those weights ("resample"). Default: no cost-sensitive learning.
+    refit : bool, default False
+        Also fit each model on all the data once its error is estimated (the final model uses
+        all the data; Witten & Frank, ch. 5), with the same parameters and cost-sensitive
+        learning: ``result.final_models`` (scikit-learn pipelines; ``assay validate
+        --save-model DIR`` saves them with joblib beside their estimates). Classifiers only.
     task : {"auto", "classification", "regression"}, default "auto"
         "regression" validates regressors on a numeric target (the short names mean
         ``learners.REGRESSORS``: zero-r, linear, ridge, decision-tree, knn, random-forest,
@@ -469,6 +527,11 @@ def validate(
     columns = _columns_of(data) if data is not None else None
     reason = regression_reason(task, dataset=dataset,  # why the target is numeric, or None: classes
                                target_values=columns.get(target) if columns is not None and target else None)
+    if reason is not None and (costs is not None or cost_matrix is not None or cost_method is not None):
+        raise InvalidInput("costs of classes apply to classifiers; this target is numeric", field="costs")
+    if reason is not None and refit:
+        raise InvalidInput("refitting and saving the models covers classifiers; this target is numeric",
+                           field="refit")
     if reason is not None:  # a numeric target: regressors (evaluation.regression_validation)
         return validate_regression(data=columns, target=target, dataset=dataset, source=dataset or name or
                                    "the table", specs=named_specs(models), reason=reason, cv=cv, groups=groups,
@@ -500,10 +563,17 @@ def validate(
         splits = make_splits(method, y_codes, folds=folds, repeats=repeats, test_size=test_size, seed=seed,
                              stratify=stratify, labels=labels)
     y = y_codes
+    class_weights, matrix = _class_weights(costs, cost_matrix, cost_method, labels, positive)
     run = run_protocol(features, y, labels, specs, splits, seed=seed, params=params or {},
-                       grids=grids, jobs=jobs, progress=progress, method=method)
+                       grids=grids, jobs=jobs, progress=progress, method=method, class_weights=class_weights,
+                       cost_method=cost_method or "weight")
     k = len(labels)
     notes: list[str] = []
+    if class_weights is not None:
+        notes.append(f"cost-sensitive learning: in each training part, every instance "
+                     f"{'weighted by' if (cost_method or 'weight') == 'weight' else 'drawn in proportion to'} the cost "
+                     "of misclassifying its class (" + ", ".join(f"{label} {w:.3g}" for label, w in
+                                                                zip(labels, class_weights)) + "); the test parts untouched")
     if method == "resubstitution":
         notes.append("resubstitution evaluates each model on the data it was trained on: the estimate is "
                      "optimistic (Witten & Frank, ch. 5)")
@@ -516,7 +586,7 @@ def validate(
         if note and note not in notes:
             notes.append(note)
         report, predicted = _report(labels, y[index], proba, pred, positive=positive, confidence=confidence,
-                                    bootstrap=bootstrap, seed=seed)
+                                    bootstrap=bootstrap, seed=seed, costs=costs, cost_matrix=matrix)
         correct = (predicted == y[index]).astype(np.int8)
         scores = proba[:, labels.index(report.positive)] if proba is not None and report.positive else None
         tuned = [p.tuned for p in run.parts(m) if getattr(p, "tuned", None)]
@@ -527,5 +597,16 @@ def validate(
     if len(names) > 2 and adjust != "none":
         comparisons, adjust_note = _adjusted(comparisons, adjust, confidence)
         notes.append(adjust_note)
+    space = None
+    if len(labels) == 2 and len(names) > 1:
+        from assay.evaluation.comparison import roc_space
+
+        space = roc_space({m: results[m].report for m in names}, costs, prevalence)
+    final = None
+    if refit:
+        from assay.protocols.run import refit_all
+
+        final = refit_all(features, y, specs, seed=seed, params=params or {}, class_weights=class_weights,
+                          cost_method=cost_method or "weight")
     return Validation(source, method, dict(splits.settings), len(y), labels, tuple(features.describe()), results,
-                      comparisons, confidence, tuple(notes), run)
+                      comparisons, confidence, tuple(notes), run, roc_space=space, final_models=final)

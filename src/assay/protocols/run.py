@@ -192,7 +192,8 @@ def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     return [dict(p) for p in ParameterGrid(dict(grid))] if grid else [{}]
 
 
-def _fit(model: Any, X: np.ndarray, y: np.ndarray, name: str, where: str, regression: bool = False) -> None:
+def _fit(model: Any, X: np.ndarray, y: np.ndarray, name: str, where: str, regression: bool = False,
+         fit_params: Mapping[str, Any] | None = None) -> None:
     import warnings
 
     try:
@@ -200,7 +201,7 @@ def _fit(model: Any, X: np.ndarray, y: np.ndarray, name: str, where: str, regres
             # scikit-learn 1.9 deprecates SVC(probability=True), which the 'svm' learner is defined by
             warnings.filterwarnings("ignore", message="The `probability` parameter was deprecated",
                                     category=FutureWarning)
-            model.fit(X, y)
+            model.fit(X, y, **(fit_params or {}))
     except InvalidInput:
         raise
     except (ValueError, TypeError) as e:
@@ -233,9 +234,34 @@ def _codes(pred: Any) -> np.ndarray:
     return np.asarray(pred).astype(np.intp, copy=False)
 
 
+def _fit_costed(model: Any, X: np.ndarray, y: np.ndarray, train: np.ndarray, name: str, where: str,
+                class_weights: np.ndarray | None, cost_method: str, seed: int, split: Split) -> None:
+    """Fit on the training part; with ``class_weights`` (cost-sensitive learning, inside this training part
+    only), each instance weighted by its class's weight (``cost_method="weight"``: the estimator's
+    ``sample_weight``) or the part resampled with probabilities in proportion to them ("resample")."""
+    if class_weights is None:
+        _fit(model, X[train], y[train], name, where)
+        return
+    w = np.asarray(class_weights, dtype=np.float64)[y[train]]
+    if cost_method == "resample":
+        rng = np.random.default_rng([seed, split.repeat, split.fold, 17])
+        drawn = rng.choice(train, size=len(train), replace=True, p=w / w.sum())
+        _fit(model, X[drawn], y[drawn], name, where + " (resampled by cost)")
+        return
+    from sklearn.utils.validation import has_fit_parameter
+
+    final = model.steps[-1][1] if hasattr(model, "steps") else model
+    if not has_fit_parameter(final, "sample_weight"):
+        raise InvalidInput(f"{name!r} cannot weight its training instances (its fit takes no sample_weight): "
+                           "resample them by cost instead ({option:cost_method=resample})", field="cost_method")
+    key = f"{model.steps[-1][0]}__sample_weight" if hasattr(model, "steps") else "sample_weight"
+    _fit(model, X[train], y[train], name, where, fit_params={key: w})
+
+
 def _task(name: str, spec: str, features: Features, y: np.ndarray, k: int, split: Split, seed: int,
           params: Mapping[str, Any], grid: Mapping[str, Sequence[Any]], record_all: bool,
-          task: str = "classification") -> FoldPredictions:
+          task: str = "classification", class_weights: np.ndarray | None = None,
+          cost_method: str = "weight") -> FoldPredictions:
     """Fit one model on one training part and predict (inputs validated)."""
     if task == "regression":
         return _regression_task(name, spec, features, y, split, seed, params, record_all)
@@ -247,7 +273,7 @@ def _task(name: str, spec: str, features: Features, y: np.ndarray, k: int, split
         best: tuple[float, dict[str, Any]] | None = None
         for point in grid_points(grid) if grid else []:
             model = make_model(spec, features=features, seed=seed, params={**params, **point})
-            _fit(model, X[split.train], y[split.train], name, "the training part")
+            _fit_costed(model, X, y, split.train, name, "the training part", class_weights, cost_method, seed, split)
             accuracy = float(np.mean(_codes(model.predict(X[split.validation])) == y[split.validation]))
             points.append({"params": dict(point), "validation_accuracy": accuracy})
             if best is None or accuracy > best[0]:
@@ -256,11 +282,11 @@ def _task(name: str, spec: str, features: Features, y: np.ndarray, k: int, split
         tuned = {"grid": points, "chosen": chosen, "validation_accuracy": best[0] if best else None}
         train = np.concatenate([split.train, split.validation])
         model = make_model(spec, features=features, seed=seed, params=chosen)
-        _fit(model, X[train], y[train], name, "train + validation")
+        _fit_costed(model, X, y, train, name, "train + validation", class_weights, cost_method, seed, split)
     else:
         train = split.train
         model = make_model(spec, features=features, seed=seed, params=params)
-        _fit(model, X[train], y[train], name, where)
+        _fit_costed(model, X, y, train, name, where, class_weights, cost_method, seed, split)
     train_pred = all_pred = None
     if record_all:
         all_pred = _codes(model.predict(X))
@@ -358,6 +384,8 @@ def run_protocol(
     progress: Callable[[int, int], None] | None = None,
     method: str | None = None,
     task: str = "classification",
+    class_weights: Sequence[float] | None = None,
+    cost_method: str = "weight",
 ) -> ProtocolRun:
     """Fit every model on every training part; keep the predictions on each test part.
 
@@ -495,7 +523,8 @@ def run_protocol(
     def call(item: tuple[str, str, Split]) -> tuple[Any, ...]:
         name, spec, split = item
         return (name, spec, features, y, k, split, seed, params.get(name, {}), model_grids.get(name, {}),
-                record_all, "regression" if regression else "classification")
+                record_all, "regression" if regression else "classification",
+                None if class_weights is None else np.asarray(class_weights, dtype=np.float64), cost_method)
 
     results: list[FoldPredictions] = []
     if jobs == 1 or total == 1:
@@ -536,3 +565,23 @@ def run_protocol(
     return ProtocolRun(method=method, settings=settings, labels=labels, y_codes=y, folds=folds,
                        features_notes=features.describe(),
                        task="regression" if regression else "classification")
+
+
+def refit_all(features: Features, y: Any, models: Mapping[str, str], *, seed: int = 0,
+              params: Mapping[str, Mapping[str, Any]] | None = None, class_weights: Sequence[float] | None = None,
+              cost_method: str = "weight", task: str = "classification") -> dict[str, Any]:
+    """Every model fitted on all the data, after its error was estimated (Witten & Frank, ch. 5: the final
+    model uses all the data), with the same parameters and cost-sensitive learning as in the protocol."""
+    y = np.asarray(y)
+    everything = Split(repeat=0, fold=0, train=np.arange(len(y)), test=np.arange(0))
+    fitted: dict[str, Any] = {}
+    for name, spec in models.items():
+        model = make_model(spec, features=features, seed=seed, params=(params or {}).get(name), task=task)
+        if task == "regression":
+            _fit(model, features.X, y.astype(np.float64), name, "all the data", regression=True)
+        else:
+            _fit_costed(model, features.X, y.astype(np.intp), everything.train, name, "all the data",
+                        None if class_weights is None else np.asarray(class_weights, dtype=np.float64), cost_method,
+                        seed, everything)
+        fitted[name] = model
+    return fitted

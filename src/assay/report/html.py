@@ -625,7 +625,13 @@ def _validation_contents(v: Any, explorers: list[dict[str, Any]] | None) -> _Con
               if m.report.ranking is not None and _two_class(m.report.ranking)]
     charts = [_folds_chart(v)]
     if binary:
-        charts.insert(0, _roc_chart(binary, chart_id="roc-models", explorer=False))
+        chart = _roc_chart(binary, chart_id="roc-models", explorer=False)
+        space = getattr(v, "roc_space", None)
+        if space:  # the combined hull of the models' curves
+            hull = space["combined_hull"]["vertices"]
+            chart.line(np.array([h["fpr"] for h in hull]), np.array([h["tpr"] for h in hull]), color="#222",
+                       width=1.2, dash="6 3", label="combined convex hull")
+        charts.insert(0, chart)
     parts.insert(0, Markup("<div class=\"charts\">{}</div>").format(Markup("").join(c.render() for c in charts)))
     for i, (name, m) in enumerate(v.models.items()):
         parts.append(Markup('<details class="model"{}><summary><h2>{} ({})</h2></summary>{}</details>').format(

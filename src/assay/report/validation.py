@@ -99,6 +99,7 @@ def validation_document(v: Any) -> list[Block]:
 
     b.heading("Estimated error")
     rows = []
+    costed = any("expected_cost" in m.report.metrics for m in v.models.values())
     for name, m in v.models.items():
         est = m.estimate
         acc = m.report.metrics["accuracy"]
@@ -107,10 +108,14 @@ def validation_document(v: Any) -> list[Block]:
         if ranking is not None:
             e = ranking.roc_auc if hasattr(ranking, "roc_auc") else ranking.hand_till
             auc = estimate_cell(e, as_percent=False)
-        rows.append([name, percent(est.error), estimate_cell(acc, as_percent=True, sign=False), auc,
-                     _spread_text(est.to_dict().get("spread"))])
-    b.table(Table(["Model", "Error", f"Accuracy % ({level} CI)", f"AUC ({level} CI)",
-                   "Error % by part: mean ± sd (min–max)"], rows, align="lrrrr"))
+        row = [name, percent(est.error), estimate_cell(acc, as_percent=True, sign=False), auc]
+        if costed:
+            row.append(estimate_cell(m.report.metrics["expected_cost"], as_percent=False)
+                       if "expected_cost" in m.report.metrics else "—")
+        rows.append(row + [_spread_text(est.to_dict().get("spread"))])
+    b.table(Table(["Model", "Error", f"Accuracy % ({level} CI)", f"AUC ({level} CI)"]
+                  + ([f"Expected cost ({level} CI)"] if costed else []) + ["Error % by part: mean ± sd (min–max)"],
+                  rows, align="lrrr" + ("r" if costed else "") + "r"))
     first = next(iter(v.models.values()))
     b.para("models: " + "; ".join(f"{name} = {m.title}" for name, m in v.models.items()), "muted")
     b.para(f"error: {first.estimate.formula}; accuracy and AUC: on the out-of-fold predictions "
@@ -165,6 +170,13 @@ def validation_document(v: Any) -> list[Block]:
             sig = "significant" if c.get("significant") else "not significant"
             words.append(f"At {level}, its difference in error with {other} is {sig} "
                          f"({TEST_NAMES[c['test']]}, {_p_words(c)}).")
+    space = getattr(v, "roc_space", None)
+    if space:
+        from assay.report.comparison import _roc_space_blocks
+
+        blocks: list[Any] = []
+        words += [w + "." for w in _roc_space_blocks(blocks, space)]
+        b.blocks.extend(blocks)
     b.heading("In words")
     for w in words:
         b.para(w[0].upper() + w[1:])
