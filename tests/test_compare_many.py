@@ -412,3 +412,19 @@ def test_only_invalid_input_escapes(models, names):
     except InvalidInput:
         return
     json.dumps(c.to_dict(), allow_nan=False)
+
+
+def test_bonferroni_and_no_adjustment():
+    from statsmodels.stats.multitest import multipletests
+
+    c = assay.compare(Y, PREDS[0], PREDS[1], PREDS[2], bootstrap=BOOT, adjust="bonferroni")
+    raw = [p.tests["mcnemar"].pvalue for p in c.pairwise]
+    expected = multipletests(raw, method="bonferroni")[1]
+    got = [p.to_dict(0.95)["mcnemar"]["pvalue_bonferroni"] for p in c.pairwise]
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+    assert any("Bonferroni's" in note for note in c.notes)
+    none = assay.compare(Y, PREDS[0], PREDS[1], PREDS[2], bootstrap=BOOT, adjust="none")
+    assert all(p.adjusted == {} for p in none.pairwise)
+    assert "pvalue_holm" not in json.dumps(none.to_dict()) and any("not adjusted" in n for n in none.notes)
+    with pytest.raises(InvalidInput, match="adjust"):
+        assay.compare(Y, PREDS[0], PREDS[1], PREDS[2], adjust="sidak")

@@ -66,6 +66,9 @@ _EXPORTS: dict[str, str] = {
     "z_confidence": "assay.inference.distributions",
     "normal_table": "assay.inference.distributions",
     "NormalTableEntry": "assay.inference.distributions",
+    "mix": "assay.metrics.roc_space",
+    "roc_region": "assay.metrics.roc_space",
+    "weighted_kappa_test": "assay.inference.kappa",
     "ConfusionCounts": "assay.summaries",
     "confusion_counts": "assay.summaries",
 }
@@ -147,4 +150,7 @@ __all__ = [
     "normal_table",
     "NormalTableEntry",
     "plan",
+    "mix",
+    "roc_region",
+    "weighted_kappa_test",
 ]

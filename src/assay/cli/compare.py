@@ -94,6 +94,8 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
                    "(default: both errors cost 1).")
 @click.option("--prevalence", type=float, metavar="P",
               help="Share of positives where the models will be used, for the optimal choice (default: the data's).")
+@click.option("--adjust", type=click.Choice(["holm", "bonferroni", "none"]), default="holm", show_default=True,
+              help="With three or more models: how the pairwise p-values are adjusted for multiple comparisons.")
 @click.option("--auc-test", type=click.Choice(["delong", "bootstrap"]), default="delong", show_default=True,
               help="With --unpaired and scores: DeLong's test of the two AUCs, or the bootstrap's.")
 @click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
@@ -105,7 +107,7 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @output_options
 def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],
             proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None,
-            names: tuple[str, ...], unpaired: bool, costs: str | None, prevalence: float | None, auc_test: str,
+            names: tuple[str, ...], unpaired: bool, adjust: str, costs: str | None, prevalence: float | None, auc_test: str,
             positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
             seed: int, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two or more classifiers' predictions: is one really better?
@@ -192,7 +194,7 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
         try:
             result = paired(data[0].truth, *(d.kwargs for d in data), names=model_names, positive=positive,
                             threshold=threshold, costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
-                            prevalence=prevalence, **options)
+                            prevalence=prevalence, adjust=adjust, **options)
         except InvalidInput as e:
             raise UserError(_model_error(e, model_names, data, names_map)) from None
     from dataclasses import replace

@@ -53,10 +53,13 @@ class PairComparison:
     tests: dict[str, Any]
     adjusted: dict[str, float]
     family: dict[str, int]
+    method: str = "holm"  # the adjustment: "holm" or "bonferroni"
 
     def adjustment(self, name: str) -> str:
         """How a test's p-value is adjusted, in words: "after Holm's adjustment for 3 comparisons"."""
-        return f"after Holm's adjustment for {_plural(self.family[name], 'comparison')}"
+        from assay.inference.multiple import ADJUSTMENT_TITLES
+
+        return f"after {ADJUSTMENT_TITLES[self.method]} adjustment for {_plural(self.family[name], 'comparison')}"
 
     def test_dict(self, name: str, confidence: float) -> dict[str, Any]:
         """One test as JSON, its verdict naming the two models; an adjusted test's verdict, ``significant``
@@ -81,7 +84,7 @@ class PairComparison:
         for key, value in d.items():  # the adjusted p-value next to the test's own
             out[key] = value
             if key == "pvalue":
-                out["pvalue_holm"] = finite_or_none(adjusted)
+                out[f"pvalue_{self.method}"] = finite_or_none(adjusted)
         return out
 
     def to_dict(self, confidence: float) -> dict[str, Any]:
@@ -162,6 +165,7 @@ def compare(
     seed: int = 0,
     costs: Any = None,
     prevalence: float | None = None,
+    adjust: str = "holm",
 ) -> Comparison:
     """Compare two or more classifiers' predictions on the same instances (paired tests).
 
@@ -252,7 +256,11 @@ def compare(
         return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources,
                           roc_space=roc_space(dict(zip(names, reports, strict=True)), costs, prevalence))
     from assay.inference.cochran import cochran_q
-    from assay.inference.multiple import holm
+    from assay.inference.multiple import ADJUSTMENT_TITLES, ADJUSTMENTS
+    from assay.inference.multiple import adjust as adjusted_p
+
+    if adjust not in ADJUSTMENTS:
+        raise InvalidInput(f"{adjust!r} is not one of {list(ADJUSTMENTS)}", field="adjust")
 
     tests = {} if ranked_only else {"cochran_q": cochran_q(np.column_stack([pred == truth for pred in preds]))}
     pairs, exact = [], []
@@ -268,14 +276,22 @@ def compare(
         members = [i for i, (_, t) in enumerate(pairs) if name in t]
         pvalues = np.array([pairs[i][1][name].pvalue for i in members], dtype=np.float64)
         family[name] = int(np.count_nonzero(~np.isnan(pvalues)))
-        for i, p in zip(members, holm(pvalues), strict=True):
+        if adjust == "none":
+            continue
+        for i, p in zip(members, adjusted_p(pvalues, adjust), strict=True):
             adjusted[i][name] = float(p)
-    pairwise = tuple(PairComparison(pair, t, adj, {n: family[n] for n in adj})
+    pairwise = tuple(PairComparison(pair, t, adj, {n: family[n] for n in adj}, adjust if adjust != "none" else "holm")
                      for (pair, t), adj in zip(pairs, adjusted, strict=True))
-    notes = [_holm_note(len(pairs), family.get("delong", 0), any("delong" in t for _, t in pairs))]
+    if adjust == "none":
+        notes = [f"the p-values of the {_plural(len(pairs), 'pairwise comparison')} are not adjusted for multiple "
+                 "comparisons (adjust='none'): with many pairs, some will look significant by chance"]
+    else:
+        notes = [_holm_note(len(pairs), family.get("delong", 0), any("delong" in t for _, t in pairs))
+                 .replace("Holm's", ADJUSTMENT_TITLES[adjust]).replace("pvalue_holm", f"pvalue_{adjust}")]
     if ranked_only:
-        notes = [RANKED_ONLY, f"p-values of the pairwise DeLong tests adjusted by Holm's method for "
-                              f"{_plural(len(pairs), 'comparison')}; the verdicts use the adjusted p-values"]
+        notes = [RANKED_ONLY, notes[0] if adjust == "none" else
+                 f"p-values of the pairwise DeLong tests adjusted by {ADJUSTMENT_TITLES[adjust]} method for "
+                 f"{_plural(len(pairs), 'comparison')}; the verdicts use the adjusted p-values"]
     if exact:
         notes.append("McNemar's exact binomial test is used for the pairs that fewer than 25 instances tell apart "
                      "(exactly one of the two right): " + ", ".join(exact))

@@ -75,9 +75,12 @@ class Validation(DisplayableModels):
     _run: Any = None
     roc_space: dict[str, Any] | None = None  # two classes, several models: ROC space and the combined hull
     final_models: dict[str, Any] | None = None  # with refit=True: each model fitted on all the data
+    friedman: Any = None  # three or more models over five or more parts: Friedman and Nemenyi over the parts
 
     def to_dict(self) -> dict[str, Any]:
-        extra = {"roc_space": self.roc_space} if self.roc_space is not None else {}
+        extra: dict[str, Any] = {"roc_space": self.roc_space} if self.roc_space is not None else {}
+        if self.friedman is not None:
+            extra["friedman"] = self.friedman.to_dict()
         return {**self._dict(), **extra}
 
     def _dict(self) -> dict[str, Any]:
@@ -597,6 +600,19 @@ def validate(
     if len(names) > 2 and adjust != "none":
         comparisons, adjust_note = _adjusted(comparisons, adjust, confidence)
         notes.append(adjust_note)
+    ranked = None
+    parts_of = [results[m].folds for m in names]
+    if len(names) > 2 and len(parts_of[0]) >= 5 and method != "train-val-test":
+        from assay.inference.friedman import friedman_nemenyi
+
+        table = np.array([[f["accuracy"] for f in parts] for parts in parts_of], dtype=np.float64).T
+        if np.isfinite(table).all():
+            ranked = friedman_nemenyi(table, models=names, datasets=[f"repeat {f['repeat']} fold {f['fold']}"
+                                                                      for f in parts_of[0]],
+                                      better="higher", confidence=confidence)
+            notes.append("Friedman's test and the Nemenyi post-hoc test rank the models on each part's accuracy "
+                         "(Demšar 2006); the parts share training data, so they are not independent as data "
+                         "sets are: read the ranks as a summary, and the tests as optimistic")
     space = None
     if len(labels) == 2 and len(names) > 1:
         from assay.evaluation.comparison import roc_space
@@ -609,4 +625,5 @@ def validate(
         final = refit_all(features, y, specs, seed=seed, params=params or {}, class_weights=class_weights,
                           cost_method=cost_method or "weight")
     return Validation(source, method, dict(splits.settings), len(y), labels, tuple(features.describe()), results,
-                      comparisons, confidence, tuple(notes), run, roc_space=space, final_models=final)
+                      comparisons, confidence, tuple(notes), run, roc_space=space, final_models=final,
+                      friedman=ranked)

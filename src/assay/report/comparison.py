@@ -77,9 +77,12 @@ def comparison_document(c: Any) -> list[Block]:
 def _pairwise_table(c: Any, level: str) -> list[Block]:
     delong = any("delong" in p.tests for p in c.pairwise)
     labelled = any("mcnemar" in p.tests for p in c.pairwise)  # without a threshold: DeLong's alone
-    header = ["Pair"] + (["McNemar p", "Holm", f"Accuracy difference ({level} CI)"] if labelled else [])
+    adjusted = any(p.adjusted for p in c.pairwise)
+    how = {"holm": "Holm", "bonferroni": "Bonferroni"}[c.pairwise[0].method] if adjusted else None
+    header = ["Pair"] + (["McNemar p"] + ([how] if how else []) + [f"Accuracy difference ({level} CI)"]
+                         if labelled else [])
     if delong:
-        header += ["AUC difference", "DeLong p", "Holm"]
+        header += ["AUC difference", "DeLong p"] + ([how] if how else [])
     rows = []
     for p in c.pairwise:
         row = [" vs ".join(p.names)]
@@ -89,18 +92,21 @@ def _pairwise_table(c: Any, level: str) -> list[Block]:
             cell = "—" if diff.difference != diff.difference else f"{diff.difference:+.4f}"
             if ci is not None:
                 cell += f" ({ci.low:+.4f} – {ci.high:+.4f})"
-            row += [pvalue_text(p.tests["mcnemar"].pvalue), pvalue_text(p.adjusted.get("mcnemar")), cell]
+            row += [pvalue_text(p.tests["mcnemar"].pvalue)] + ([pvalue_text(p.adjusted.get("mcnemar"))] if how
+                                                                 else []) + [cell]
         if delong:
             row += ["—"] if "delong" not in p.tests else [f"{p.tests['delong'].difference:+.4f}"]
-            row += ["—", "—"] if "delong" not in p.tests else \
-                [pvalue_text(p.tests["delong"].pvalue), pvalue_text(p.adjusted.get("delong"))]
+            width = 2 if how else 1
+            row += ["—"] * width if "delong" not in p.tests else \
+                [pvalue_text(p.tests["delong"].pvalue)] + ([pvalue_text(p.adjusted.get("delong"))] if how else [])
         rows.append(row)
     sizes = {name: n for p in c.pairwise for name, n in p.family.items()}
     families = [f"McNemar's for {sizes['mcnemar']}"] if "mcnemar" in sizes else []
     if "delong" in sizes:
         families.append(f"DeLong's for {sizes['delong']}")
-    caption = (f"Holm: the p-value adjusted by Holm's method for multiple comparisons ({', '.join(families)}); "
-               "differences: the first model's minus the second's")
+    caption = (f"{how}: the p-value adjusted by {how}'s method for multiple comparisons ({', '.join(families)}); "
+               "differences: the first model's minus the second's") if how else \
+        "p-values not adjusted for multiple comparisons; differences: the first model's minus the second's"
     return [Heading("Pairs"), Table(header, rows, align="l" + "r" * (len(header) - 1)), Paragraph(caption, "muted")]
 
 
@@ -114,7 +120,7 @@ def _pairwise_words(c: Any, level: str) -> list[str]:
             continue
         differ, same, untested = [], [], []
         for p in pairs:
-            adjusted = p.adjusted[name]
+            adjusted = p.adjusted.get(name, p.tests[name].pvalue)
             pair = " vs ".join(p.names)
             if adjusted != adjusted:
                 untested.append(pair)
@@ -125,9 +131,11 @@ def _pairwise_words(c: Any, level: str) -> list[str]:
         if not (differ or same):
             out.append(f"{test} cannot compare {what} of any pair")
             continue
-        size = pairs[0].family[name]
-        head = f"at {level}, after Holm's adjustment for {size} comparison{'' if size == 1 else 's'}, {test} finds " \
-               f"{what}"
+        size = pairs[0].family.get(name)
+        how_words = {"holm": "Holm's", "bonferroni": "Bonferroni's"}[pairs[0].method]
+        head = (f"at {level}, after {how_words} adjustment for {size} comparison{'' if size == 1 else 's'}, "
+                if size is not None else f"at {level}, with no adjustment for multiple comparisons, ") + \
+            f"{test} finds {what}"
         every = "every pair" + (" it can test" if untested else "")
         if not same:
             sentence = f"{head} significantly different for {every}"

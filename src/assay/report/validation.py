@@ -170,6 +170,12 @@ def validation_document(v: Any) -> list[Block]:
             sig = "significant" if c.get("significant") else "not significant"
             words.append(f"At {level}, its difference in error with {other} is {sig} "
                          f"({TEST_NAMES[c['test']]}, {_p_words(c)}).")
+    ranked = getattr(v, "friedman", None)
+    if ranked is not None:
+        from assay.report.friedman import friedman_document
+
+        b.blocks.extend(friedman_document(ranked, title="Ranks over the parts (Friedman, Nemenyi)", level=2,
+                                          scores="accuracy on each part (the parts stand for data sets)"))
     space = getattr(v, "roc_space", None)
     if space:
         from assay.report.comparison import _roc_space_blocks
