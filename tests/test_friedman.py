@@ -259,3 +259,25 @@ def test_cli_bad_tables_exit_2_with_one_line(tmp_path, capsys, rows, header, mat
     assert status == 2
     assert match in err and err.count("\n") == 1 and out == ""
     assert not out_path.exists()
+
+
+def test_html_page_and_validate_over_the_parts(tmp_path, capsys):
+    from assay.cli import main
+
+    table = tmp_path / "t.csv"
+    table.write_text("dataset,a,b,c\nd1,0.7,0.8,0.9\nd2,0.6,0.65,0.7\nd3,0.9,0.85,0.95\nd4,0.5,0.55,0.6\n")
+    page = tmp_path / "f.html"
+    status = main(["friedman", str(table), "--html", str(page)])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    html = page.read_text()
+    assert '<figure class="cd"><svg' in html and "Iman-Davenport" in html
+    import assay
+
+    v = assay.validate(dataset="iris", models=["decision-tree", "naive-bayes", "knn"], folds=5, bootstrap=200)
+    d = v.to_dict()["friedman"]
+    assert d["n_models"] == 3 and d["n_datasets"] == 5 and len(d["average_ranks"]) == 3
+    assert any("not independent" in note for note in v.notes)
+    from assay.report.html import render_html
+
+    assert '<figure class="cd"><svg' in render_html(v)

@@ -25,10 +25,13 @@ def register(cli: click.Group) -> None:
               help="Confidence level of the tests and of the critical difference (alpha = 1 - confidence).")
 @click.option("--no-tie-correction", is_flag=True,
               help="Friedman's statistic without the correction for ties, as Demšar (2006) prints it.")
+@click.option("--html", metavar="FILE",
+              help="Also write the report as one self-contained HTML page, with the critical-difference diagram.")
 @click.option("--plots", "plots", metavar="DIR",
               help="Also write the critical-difference diagram to DIR as SVG and PNG.")
 @output_options
-def friedman(table: str, lower_is_better: bool, confidence: float, no_tie_correction: bool, plots: str | None,
+def friedman(table: str, lower_is_better: bool, confidence: float, no_tie_correction: bool, html: str | None,
+             plots: str | None,
              fmt: str, output: str | None) -> None:
     """Compare several models over several data sets: which are better, honestly.
 
@@ -56,6 +59,10 @@ def friedman(table: str, lower_is_better: bool, confidence: float, no_tie_correc
     except InvalidInput as e:
         raise fail(e, {"confidence": "--confidence", "scores": table, "models": "the header",
                        "datasets": "the first column"}) from None
+    if html:
+        from assay.cli.common import write_pictures
+
+        write_pictures(result, html, None)
     render(result, fmt, output, text=lambda tty, width: friedman_text(result, color=tty, width=width),
            markdown=lambda: friedman_markdown(result))
     if plots:

@@ -122,3 +122,21 @@ def save_cd_plot(result: Any, directory: str | os.PathLike[str], *, stem: str = 
             written.append(path)
         figure.clear()
     return written
+
+
+def cd_svg(result: Any) -> str:
+    """The critical-difference diagram as SVG text, for an HTML page (no date in it: the same result gives the
+    same page)."""
+    import io
+
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+
+    with rc_context({"svg.hashsalt": "assay", "svg.fonttype": "path", "text.parse_math": False}):
+        figure = Figure(figsize=_size(result), layout="constrained")
+        plot_critical_difference(result, figure.add_subplot())
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+        figure.clear()
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]  # the element alone, without the XML prologue

@@ -581,7 +581,23 @@ def _contents(result: Any, *, explorer: bool) -> _Contents:
         return _comparison_contents(result, explorers)
     if isinstance(result, RankingAnalysis):
         return _ranking_contents(result)
+    from assay.inference.friedman import FriedmanResult
+
+    if isinstance(result, FriedmanResult):
+        return _friedman_contents(result)
     raise TypeError(f"no HTML report for {type(result).__name__}")
+
+
+def _friedman_contents(r: Any, *, title: str = "assay friedman") -> _Contents:
+    """Friedman's and Nemenyi's tests: the critical-difference diagram (SVG) and the report's tables."""
+    from assay.report.cd_plot import cd_svg
+    from assay.report.friedman import friedman_document
+
+    _, sections = split_prelude(friedman_document(r, diagram=False, title=title))
+    body = Markup('<div class="charts"><figure class="cd">{}</figure></div>').format(Markup(cd_svg(r))) + \
+        render_blocks_html(sections)
+    return _Contents(title, f"{r.n_models} models over {r.n_datasets} data sets · Friedman and Nemenyi "
+                            f"(Demšar 2006)", [], body, None, "friedman")
 
 
 def render_html(result: Any) -> str:
@@ -633,6 +649,11 @@ def _validation_contents(v: Any, explorers: list[dict[str, Any]] | None) -> _Con
                        width=1.2, dash="6 3", label="combined convex hull")
         charts.insert(0, chart)
     parts.insert(0, Markup("<div class=\"charts\">{}</div>").format(Markup("").join(c.render() for c in charts)))
+    if getattr(v, "friedman", None) is not None:  # the ranks over the parts: the critical-difference diagram
+        from assay.report.cd_plot import cd_svg
+
+        parts.insert(1, Markup('<h2>Ranks over the parts</h2><figure class="cd">{}</figure>').format(
+            Markup(cd_svg(v.friedman))))
     for i, (name, m) in enumerate(v.models.items()):
         parts.append(Markup('<details class="model"{}><summary><h2>{} ({})</h2></summary>{}</details>').format(
             Markup(" open") if i == 0 else "", name, m.title,
