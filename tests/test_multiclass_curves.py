@@ -362,12 +362,15 @@ def test_twelve_class_text_nothing_cut_empty_blank(twelve):
     r, labels = twelve
     out = render_text(r, color=False, width=200)
     block = out[out.index("Confusion matrix"):out.index("Metrics")]
-    for label in labels:
-        assert label in block  # every class, untruncated, as a column and a row
+    for i, label in enumerate(labels):
+        assert f"{i + 1} {label}" in block  # every class, untruncated, as a numbered row (columns numbered alike)
     counts = r.confusion.counts
     assert (counts == 0).any()
-    first = next(line for line in block.splitlines() if line.startswith("class_00"))
-    assert len(first.split()) == 1 + int((counts[0] > 0).sum()) + 1  # empty cells blank: no 0 printed
+    first = next(line for line in block.splitlines() if line.startswith(f"1 {labels[0]}"))
+    assert len(first.split()) == 2 + int((counts[0] > 0).sum()) + 1  # empty cells blank: no 0 printed
+    narrow = render_text(r, color=False, width=100)
+    table = narrow[narrow.index("Confusion matrix"):narrow.index("rows: actual class")]
+    assert all(len(line) <= 100 for line in table.splitlines())  # fits 100 columns: no name broken
 
 
 def test_twelve_class_heatmap_compact_and_blank(twelve):

@@ -149,10 +149,16 @@ def _confusion_tables(ev: Evaluation) -> list[Table]:
     counts = ev.confusion.counts
     by_actual = ev.analysis.matrices["normalized_by_actual"]
     k = len(ev.labels)
-    header = ["actual \\ predicted", *ev.labels, "total"]
     compact = k >= COMPACT_CLASSES
+    # many classes with long names: the columns are numbered and the rows carry the numbers, so that the
+    # tables stay narrow at any terminal width and no name is broken across lines
+    numbered = compact and max(len(label) for label in ev.labels) > len(str(k)) + 2
+    columns = [str(j + 1) for j in range(k)] if numbered else list(ev.labels)
+    names = [f"{i + 1} {label}" for i, label in enumerate(ev.labels)] if numbered else list(ev.labels)
+    header = ["actual \\ predicted", *columns, "total"]
+    key = " · columns numbered as the rows" if numbered else ""
     rows = []
-    for i, label in enumerate(ev.labels):
+    for i, label in enumerate(names):
         cells = []
         for j in range(k):
             share = by_actual[i][j]
@@ -167,9 +173,10 @@ def _confusion_tables(ev: Evaluation) -> list[Table]:
                       caption="rows: actual class · columns: predicted class · (row percentages)")]
     shares = [[label, *[f"{by_actual[i][j] * 100:.1f}" if counts[i, j] and by_actual[i][j] is not None else ""
                         for j in range(k)]] for i, label in enumerate(ev.labels)]
-    return [Table(header, rows, total_rows=1, caption="rows: actual class · columns: predicted class · counts"),
+    shares = [[names[i], *row[1:]] for i, row in enumerate(shares)]
+    return [Table(header, rows, total_rows=1, caption="rows: actual class · columns: predicted class · counts" + key),
             Table(header[:-1], shares, caption="row percentages: the share of each actual class predicted as "
-                                                "each class (empty: none)")]
+                                                "each class (empty: none)" + key)]
 
 
 def _in_brackets(name: str, e: Estimate, level: str) -> str:
