@@ -113,5 +113,8 @@ def test_save_model_refits_on_all_the_data(tmp_path, capsys):
     assert (model.predict(X) == fresh.predict(X)).mean() > 0.99
     v = assay.validate(dataset="iris", models=["logistic"], folds=3, refit=True, bootstrap=200)
     assert set(v.final_models) == {"logistic"} and "final_models" not in v.to_dict()
-    with pytest.raises(InvalidInput, match="numeric"):
-        assay.validate(dataset="diabetes", models=["linear"], folds=3, refit=True)
+    regressors = assay.validate(dataset="diabetes", models=["linear"], folds=3, refit=True, bootstrap=200)
+    from sklearn.datasets import load_diabetes
+
+    Xd, yd = load_diabetes(return_X_y=True)
+    assert regressors.final_models["linear"].predict(Xd[:3]).shape == (3,)

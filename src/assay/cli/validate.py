@@ -239,7 +239,8 @@ def _save_models(result: Any, directory: str) -> None:
         joblib.dump(model, buffer)
         m = result.models[name]
         meta = {"model": {"name": name, "title": m.title}, "fitted_on": f"all {result.n:,} instances of "
-                f"{result.dataset}", "classes": list(result.labels), "features": list(result.features),
+                f"{result.dataset}", "task": getattr(result, "task", "classification"),
+                "classes": list(getattr(result, "labels", ())), "features": list(result.features),
                 "estimate": m.estimate.to_dict(), "method": result.method, "settings": result.settings,
                 "notes": list(result.notes),
                 "use": "joblib.load(path).predict(X): X as the features were given to assay validate"}

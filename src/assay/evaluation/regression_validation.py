@@ -92,6 +92,7 @@ class RegressionValidation:
     confidence: float
     notes: tuple[str, ...] = ()
     _run: Any = None
+    final_models: dict[str, Any] | None = None  # with refit=True: each regressor fitted on all the data
 
     task = "regression"
     labels: tuple[str, ...] = ()
@@ -360,6 +361,7 @@ def validate_regression(
     bootstrap: int = 2000,
     progress: Callable[[int, int], None] | None = None,
     adjust: str = "holm",
+    refit: bool = False,
 ) -> RegressionValidation:
     """Run the regressors of ``specs`` (display name -> name, path or estimator) on one protocol (arguments
     checked by ``validate``).
@@ -410,5 +412,10 @@ def validate_regression(
         notes += more
     settings = dict(splits.settings)
     settings.pop("stratify", None)
+    final = None
+    if refit:
+        from assay.protocols.run import refit_all
+
+        final = refit_all(features, y, specs, seed=seed, params=params or {}, task="regression")
     return RegressionValidation(source, method, settings, len(y), tuple(features.describe()), results, comparisons,
-                                confidence, tuple(notes), run)
+                                confidence, tuple(notes), run, final_models=final)

@@ -472,7 +472,7 @@ def validate(
         Also fit each model on all the data once its error is estimated (the final model uses
         all the data; Witten & Frank, ch. 5), with the same parameters and cost-sensitive
         learning: ``result.final_models`` (scikit-learn pipelines; ``assay validate
-        --save-model DIR`` saves them with joblib beside their estimates). Classifiers only.
+        --save-model DIR`` saves them with joblib beside their estimates).
     task : {"auto", "classification", "regression"}, default "auto"
         "regression" validates regressors on a numeric target (the short names mean
         ``learners.REGRESSORS``: zero-r, linear, ridge, decision-tree, knn, random-forest,
@@ -532,15 +532,12 @@ def validate(
                                target_values=columns.get(target) if columns is not None and target else None)
     if reason is not None and (costs is not None or cost_matrix is not None or cost_method is not None):
         raise InvalidInput("costs of classes apply to classifiers; this target is numeric", field="costs")
-    if reason is not None and refit:
-        raise InvalidInput("refitting and saving the models covers classifiers; this target is numeric",
-                           field="refit")
     if reason is not None:  # a numeric target: regressors (evaluation.regression_validation)
         return validate_regression(data=columns, target=target, dataset=dataset, source=dataset or name or
                                    "the table", specs=named_specs(models), reason=reason, cv=cv, groups=groups,
                                    method=method, folds=folds, repeats=repeats, test_size=test_size,
                                    stratify=stratify, seed=seed, params=params, jobs=jobs, confidence=confidence,
-                                   bootstrap=bootstrap, progress=progress, adjust=adjust)
+                                   bootstrap=bootstrap, progress=progress, adjust=adjust, refit=refit)
     stratify = True if stratify is None else stratify
     if dataset is not None:
         features, y_labels = features_from_dataset(dataset)
