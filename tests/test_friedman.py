@@ -281,3 +281,27 @@ def test_html_page_and_validate_over_the_parts(tmp_path, capsys):
     from assay.report.html import render_html
 
     assert '<figure class="cd"><svg' in render_html(v)
+
+
+def test_validate_several_files_ranks_the_models_over_them(tmp_path, capsys):
+    import json
+
+    from sklearn.datasets import load_iris, load_wine
+
+    from assay.cli import main
+
+    paths = []
+    for name, load in (("iris", load_iris), ("wine", load_wine)):
+        path = tmp_path / f"{name}.csv"
+        load(as_frame=True).frame.to_csv(path, index=False)
+        paths.append(str(path))
+    status = main(["validate", *paths, "--dataset", "breast-cancer", "--target", "target", "--model", "knn",
+                   "--model", "naive-bayes", "--model", "decision-tree", "--folds", "3", "--bootstrap", "200",
+                   "--format", "json"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    d = json.loads(out)
+    assert set(d["datasets"]) == {"breast-cancer", *paths} and d["friedman"]["n_datasets"] == 3
+    status = main(["validate", *paths, "--model", "knn", "--folds", "3"])
+    out, err = capsys.readouterr()
+    assert status == 2 and "--target" in err

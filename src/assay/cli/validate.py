@@ -42,7 +42,7 @@ def _split_model_option(values: tuple[str, ...], models: list[str], option: str)
 
 
 @click.command(context_settings=CONTEXT)
-@click.argument("file", required=False, metavar="FILE")
+@click.argument("files", nargs=-1, metavar="[FILE]...")
 @click.option("--target", metavar="COL", help="The column of classes (or of numbers, --task regression) in FILE.")
 @click.option("--dataset", type=click.Choice(["breast-cancer", "iris", "wine", "digits", "diabetes"]), multiple=True,
               help="A real data set that scikit-learn ships, instead of FILE (diabetes: a numeric target). "
@@ -97,7 +97,7 @@ def _split_model_option(values: tuple[str, ...], models: list[str], option: str)
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "parquet", "jsonl"]))
 @picture_options
 @output_options
-def validate(file: str | None, target: str | None, dataset: tuple[str, ...], models: tuple[str, ...],
+def validate(files: tuple[str, ...], target: str | None, dataset: tuple[str, ...], models: tuple[str, ...],
              model_list: str | None, task: str,
              params: tuple[str, ...], grids: tuple[str, ...], method: str, folds: int, repeats: int | None,
              test_size: float, stratify: bool | None, seed: int, jobs: int, positive: str | None, confidence: float,
@@ -129,27 +129,18 @@ def validate(file: str | None, target: str | None, dataset: tuple[str, ...], mod
         raise UserError("--models: give model names separated by commas, e.g. linear,ridge")
     names = list(dict.fromkeys([*models, *listed])) or ["decision-tree"]
     datasets = list(dict.fromkeys(dataset))
-    dataset = datasets[0] if datasets else None  # type: ignore[assignment]
-    if (file is None) == (dataset is None):
+    sources = len(datasets) + len(files)
+    file = files[0] if len(files) == 1 and not datasets else None
+    dataset = datasets[0] if datasets and not files else None  # type: ignore[assignment]
+    if sources == 0:
         raise UserError("give a FILE with --target COL, or --dataset NAME")
+    if files and target is None:
+        raise UserError("--target COL is required with FILE: the column of classes")
     data = None
     if file is not None:
-        if target is None:
-            raise UserError("--target COL is required with FILE: the column of classes")
-        from assay.io.tables import read_table
-
-        try:
-            data = dict(read_table(file, format=input_format, required=(target,)).columns)
-        except InvalidInput as e:
-            raise fail(e, {"format": "--input-format"}) from None
-        for column, option in [*((c, "--drop") for c in drop), *([(id_column, "--id")] if id_column else [])]:
-            if column not in data:
-                raise UserError(f"{option}: {column!r} is not a column of {file} (the columns: "
-                                f"{', '.join(repr(c) for c in list(data)[:20])})")
-            if column == target:
-                raise UserError(f"{option}: {column!r} is the target")
-        ids = data[id_column].to_pylist() if id_column else None
-        data = {name: values for name, values in data.items() if name not in drop and name != id_column}
+        data, ids = _read_file(file, target, input_format, drop, id_column)
+    elif files and (drop or id_column):
+        pass  # several files: each read by _read_file below
     elif drop or id_column:
         raise UserError(f"{'--drop' if drop else '--id'} applies to the columns of a FILE")
     try:
@@ -177,17 +168,21 @@ def validate(file: str | None, target: str | None, dataset: tuple[str, ...], mod
             cost_options["cost_matrix"] = read_cost_matrix(cost_matrix_file)
         except InvalidInput as e:
             raise UserError(f"--cost-matrix: {e.describe()}") from None
-    if len(datasets) > 1:
+    if sources > 1:
         if save_model:
             raise UserError("--save-model applies to one --dataset")
         if any(v is not None for v in cost_options.values()):
-            raise UserError("--costs, --cost-matrix, --cost-method and --prevalence apply to one --dataset")
+            raise UserError("--costs, --cost-matrix, --cost-method and --prevalence apply to one data set")
         if predictions or html:
-            raise UserError(f"{'--predictions' if predictions else '--html'} applies to one --dataset")
+            raise UserError(f"{'--predictions' if predictions else '--html'} applies to one data set")
         settings = dict(models=names, method=method, folds=folds, repeats=repeats, test_size=test_size,
                         stratify=stratify, seed=seed, params=model_params, grids=model_grids or None, jobs=jobs,
                         confidence=confidence, bootstrap=bootstrap, positive=positive, adjust=adjust, task=task)
-        _many_datasets(datasets, settings, fmt, output, plots)
+        named = [(name, {"dataset": name}) for name in datasets]
+        for path in files:
+            table, _ = _read_file(path, target, input_format, drop, id_column)
+            named.append((path, {"data": table, "target": target, "name": path}))
+        _many_datasets(named, settings, fmt, output, plots)
         return
     bar, update = progress_bar(fmt, "fitting")
     try:
@@ -276,7 +271,26 @@ def _write_predictions(result: Any, directory: str, ids: Any = None) -> None:
             raise UserError(f"--predictions: cannot write {path}: {e.strerror or e}") from None
 
 
-def _many_datasets(datasets: list[str], settings: dict[str, Any], fmt: str, output: str | None,
+def _read_file(file: str, target: str, input_format: str | None, drop: tuple[str, ...],
+               id_column: str | None) -> tuple[dict[str, Any], Any]:
+    """A FILE's columns without --drop and --id, and the identifiers of --id (None without it)."""
+    from assay.io.tables import read_table
+
+    try:
+        data = dict(read_table(file, format=input_format, required=(target,)).columns)
+    except InvalidInput as e:
+        raise fail(e, {"format": "--input-format"}) from None
+    for column, option in [*((c, "--drop") for c in drop), *([(id_column, "--id")] if id_column else [])]:
+        if column not in data:
+            raise UserError(f"{option}: {column!r} is not a column of {file} (the columns: "
+                            f"{', '.join(repr(c) for c in list(data)[:20])})")
+        if column == target:
+            raise UserError(f"{option}: {column!r} is the target")
+    ids = data[id_column].to_pylist() if id_column else None
+    return {name: values for name, values in data.items() if name not in drop and name != id_column}, ids
+
+
+def _many_datasets(sources: list[tuple[str, dict[str, Any]]], settings: dict[str, Any], fmt: str, output: str | None,
                    plots: str | None) -> None:
     """Several --dataset: each validated as alone, then the models compared over the data sets by their accuracy
     (1 - the method's estimated error) with Friedman's test and the Nemenyi test (Demšar 2006)."""
@@ -284,12 +298,13 @@ def _many_datasets(datasets: list[str], settings: dict[str, Any], fmt: str, outp
     from assay.inference.friedman import friedman_nemenyi
 
     results = {}
-    for name in datasets:
+    datasets = [name for name, _ in sources]
+    for name, source in sources:
         bar, update = progress_bar(fmt, f"fitting on {name}")
         try:
             if bar is not None:
                 bar.start()
-            results[name] = run_validation(dataset=name, progress=update, **settings)
+            results[name] = run_validation(progress=update, **source, **settings)
         except InvalidInput as e:
             raise fail(e, {**NAMES, "stratify": "--stratify" if settings["stratify"] else "--no-stratify"}) from None
         finally:
@@ -300,7 +315,7 @@ def _many_datasets(datasets: list[str], settings: dict[str, Any], fmt: str, outp
     for name, v in results.items():
         error = [getattr(getattr(v.models[m], "estimate", None), "error", None) for m in models]
         if any(e is None for e in error) or getattr(v, "task", "classification") == "regression":
-            raise UserError(f"--dataset {name}: several data sets are compared by the accuracy of classifiers; "
+            raise UserError(f"{name}: several data sets are compared by the accuracy of classifiers; "
                             f"validate a regression data set alone")
         scores.append([1.0 - float(e) for e in error])
     comparison = None
