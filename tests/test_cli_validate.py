@@ -322,4 +322,4 @@ def test_several_datasets_add_a_friedman_section(capsys, tmp_path):
 def test_several_datasets_refuse_predictions(capsys, tmp_path):
     status, out, err = run(["validate", "--dataset", "iris", "--dataset", "wine", "--model", "decision-tree",
                             "--model", "naive-bayes", "--predictions", str(tmp_path / "p")], capsys)
-    assert status == 2 and "--predictions applies to one --dataset" in err and out == ""
+    assert status == 2 and "--predictions applies to one data set" in err and out == ""
