@@ -120,6 +120,9 @@ def validate(files: tuple[str, ...], target: str | None, dataset: tuple[str, ...
       assay validate --dataset breast-cancer --model svm --model random-forest --jobs 2 --format json
       assay validate --dataset breast-cancer --model decision-tree --model naive-bayes --html report.html
       assay validate --dataset diabetes --task regression --models linear,ridge,random-forest --folds 5
+      assay validate --dataset breast-cancer --model logistic --costs fp=1,fn=10 --cost-method weight
+      assay validate a.csv b.csv c.csv --target y --model knn --model naive-bayes --model decision-tree
+      assay validate --dataset iris --model logistic --save-model models/
     """
     from assay.evaluation.validation import validate as run_validation
     from assay.protocols.learners import parse_params
