@@ -428,3 +428,20 @@ def test_bonferroni_and_no_adjustment():
     assert "pvalue_holm" not in json.dumps(none.to_dict()) and any("not adjusted" in n for n in none.notes)
     with pytest.raises(InvalidInput, match="adjust"):
         assay.compare(Y, PREDS[0], PREDS[1], PREDS[2], adjust="sidak")
+
+
+def test_standard_input_with_several_columns(monkeypatch, capsys):
+    import io
+    import sys
+
+    from assay.cli import main
+
+    text = "y,a,b,c\n" + "".join(f"{t},{p},{q},{r}\n" for t, p, q, r in zip(Y, PREDS[0], PREDS[1], PREDS[2]))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    status = main(["compare", "-", "--truth", "y", "--pred", "a", "--pred", "b", "--pred", "c", "--format", "json",
+                   "--bootstrap", str(BOOT)])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    d = json.loads(out)
+    assert [m["input"]["file"] for m in d["models"]] == ["standard input"] * 3
+    assert d["tests"]["cochran_q"]["n_models"] == 3

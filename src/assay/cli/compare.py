@@ -149,7 +149,8 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
             raise UserError(f"{'--unpaired' if unpaired else '--id'}: {'two' if len(columns) == 2 else 'the'} "
                             "columns of one file are paired by row")
         kind = "pred" if pred else "score"
-        sources = [(files[0], {kind: column}, column) for column in columns]
+        path = _spooled_stdin() if files[0] == "-" else files[0]  # standard input is read once, for every column
+        sources = [(path, {kind: column}, column) for column in columns]
     else:
         if len(pred) > 1 or len(score) > 1:
             if len(files) == 2 and len(pred) + len(score) == 2:
@@ -169,6 +170,9 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
                                          na_values, extra_columns=extra))
         except UserError as e:
             raise UserError(f"{name}: {e}") from None
+    if files == ("-",):
+        for d in data:  # the copy of standard input is an implementation detail: the reports name the input
+            d.source["file"] = "standard input"
     options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
     names_map = {"costs": "--costs", "prevalence": "--prevalence",
                  "positive": "--positive", "threshold": "--threshold", "confidence": "--confidence",
@@ -235,3 +239,18 @@ def _model_error(e: InvalidInput, model_names: tuple[str, ...], data: list[Any],
             where = f"{name}: {mapped}" if mapped else name
             return where + (f" row {e.row + 1}" if e.row is not None else "") + f": {e.problem}"
     return e.describe(names=names_map, one_based=True)
+
+
+def _spooled_stdin() -> str:
+    """Standard input copied to an unnamed-on-exit temporary file, so that several columns read the same data."""
+    import atexit
+    import shutil
+    import sys
+    import tempfile
+
+    handle = tempfile.NamedTemporaryFile(prefix="assay-stdin-", delete=False)
+    with handle:
+        shutil.copyfileobj(sys.stdin.buffer, handle)
+    atexit.register(lambda: os.path.exists(handle.name) and os.unlink(handle.name))
+    return handle.name
+
