@@ -322,7 +322,7 @@ def api_calls(draw):
                                  "average_precision", "precision_recall_curve", "proportion_ci", "mcnemar",
                                  "kappa_test", "error_difference", "compare", "delong_test", "mcnemar_predictions",
                                  "cochran_q", "corrected_resampled_t", "combined_hull", "evaluate_regression",
-                                 "confusion_counts", "compare_unpaired"]))
+                                 "confusion_counts", "compare_unpaired", "friedman", "weighted_kappa_test"]))
     f = getattr(assay, name)
     options = {"confidence": draw(_maybe(0.95)), "seed": draw(_maybe(0)), "bootstrap": draw(_maybe(200))}
     matrix = st.lists(st.lists(st.one_of(st.integers(-2, 30), st.sampled_from([1e20, 2**64, 1.5, math.nan])),
@@ -333,6 +333,17 @@ def api_calls(draw):
         extra = {k: draw(_maybe(d)) for k, d in [("threshold", None), ("costs", None), ("prevalence", None),
                                                  ("fpr_range", None), ("lift_depth", 0.1), ("positive", None),
                                                  ("labels", None), ("beta", 1.0)]}
+        # the options added since: each drawn now and then, hostile or plausible
+        later = {"sample_weight": _maybe(None, _scores(n)), "direction": _maybe("higher", st.sampled_from(
+                     ["lower", "auto", "down"])), "at_specificity": _maybe((), st.just([0.9])),
+                 "at_sensitivity": _maybe((), st.just([0.5, 1.0])), "constraints": _maybe((), st.sampled_from(
+                     [["precision>=0.5"], ["fpr<=0.1"], ["recall >= 2"], ["nonsense"]])),
+                 "sensitivity_range": _maybe(None, st.just((0.8, 1.0))), "kappa_weights": _maybe(
+                     None, st.just("linear")), "cost_matrix": _maybe(None, st.just([[0, 1], [5, 0]])),
+                 "top_k": _maybe(None, st.just(2)), "threshold": _maybe(None, st.sampled_from(
+                     ["youden", "closest", "cost", "best"]))}
+        for key in draw(st.lists(st.sampled_from(sorted(later)), max_size=3, unique=True)):
+            extra[key] = draw(later[key])
         return name, lambda: f(y, **{which: prediction}, **options, **extra)
     if name == "evaluate_confusion":
         m = draw(_maybe([[5, 3], [2, 7]], matrix))
@@ -341,6 +352,12 @@ def api_calls(draw):
         s = draw(_scores(n))
         extra = {k: draw(_maybe(d)) for k, d in [("costs", None), ("prevalence", None), ("fpr_range", None),
                                                  ("lift_depth", 0.1), ("confidence", 0.95)]}
+        later = {"sample_weight": _maybe(None, _scores(n)), "direction": _maybe("higher", st.just("lower")),
+                 "at_specificity": _maybe((), st.just([0.5])), "roc_band": st.booleans(),
+                 "constraints": _maybe((), st.just(["recall>=0.5"])),
+                 "sensitivity_range": _maybe(None, st.just((0.0, 0.5))), "bootstrap": _maybe(200)}
+        for key in draw(st.lists(st.sampled_from(sorted(later)), max_size=3, unique=True)):
+            extra[key] = draw(later[key])
         return name, lambda: f(y, y_score=s, **extra)
     if name in ("roc_auc", "roc_curve", "average_precision", "precision_recall_curve"):
         s = draw(_scores(n))
@@ -371,6 +388,11 @@ def api_calls(draw):
         return name, lambda: f(draw(_maybe({})))
     if name == "evaluate_regression":
         return name, lambda: f(draw(_scores(n)), draw(_scores(n)), **options)
+    if name == "friedman":
+        return name, lambda: f(draw(_maybe(np.ones((4, 3)), matrix)), confidence=options["confidence"])
+    if name == "weighted_kappa_test":
+        return name, lambda: f(draw(_maybe([[5, 3], [2, 7]], matrix)), weights=draw(_maybe("linear")),
+                               confidence=options["confidence"])
     if name == "confusion_counts":
         return name, lambda: f(y, draw(_labels(n)), labels=draw(_maybe(None)))
     return name, lambda: f(draw(HOSTILE), draw(HOSTILE), confidence=options["confidence"])
