@@ -113,3 +113,42 @@ def test_cli_cost_matrix(tmp_path, capsys):
         status = main(["report", str(data), "--truth", "y", "--pred", "pred", *extra])
         out, err = capsys.readouterr()
         assert status == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_batches_equal_the_whole_for_several_classes_and_scores(tmp_path, capsys):
+    rng = np.random.default_rng(8)
+    n = 400
+    y = rng.integers(0, 3, n)
+    proba = rng.dirichlet([2, 2, 2], n)
+    proba[np.arange(n), y] += 0.3
+    proba /= proba.sum(axis=1, keepdims=True)
+    data = tmp_path / "p.csv"
+    data.write_text("y,low,mid,high,s\n" + "".join(
+        f"{NAMES[a]},{b[0]},{b[1]},{b[2]},{b[2]}\n" for a, b in zip(y, proba)))
+    costs = tmp_path / "costs.csv"
+    costs.write_text("actual,low,mid,high\nlow,0,1,10\nmid,1,0,1\nhigh,5,1,0\n")
+    base = ["report", str(data), "--truth", "y", "--proba", "low,mid,high", "--cost-matrix", str(costs),
+            "--top-k", "2", "--format", "json", "--bootstrap", "200"]
+    assert main(base) == 0
+    whole = json.loads(capsys.readouterr()[0])
+    assert main(base + ["--memory", "1KB"]) == 0
+    batches = json.loads(capsys.readouterr()[0])
+    assert batches["metrics"]["top_k_accuracy"] == whole["metrics"]["top_k_accuracy"]
+    assert batches["metrics"]["expected_cost"] == whole["metrics"]["expected_cost"]
+    for key in ("least_expected_cost", "as_predicted"):
+        a, b = batches["cost_decisions"][key], whole["cost_decisions"][key]
+        assert a["cost"]["value"] == pytest.approx(b["cost"]["value"], rel=1e-12)
+        assert a["cost"]["ci"] == pytest.approx(b["cost"]["ci"], rel=1e-9)
+    assert batches["cost_decisions"]["least_expected_cost"]["confusion"] == \
+        whole["cost_decisions"]["least_expected_cost"]["confusion"]
+    # two classes' scores in batches: the expected cost of the thresholded predictions
+    two = tmp_path / "two.csv"
+    two.write_text("y,s\n" + "".join(f"{int(a == 2)},{b[2]}\n" for a, b in zip(y, proba)))
+    pair = tmp_path / "pair.csv"
+    pair.write_text("actual,0,1\n0,0,1\n1,7,0\n")
+    base = ["report", str(two), "--truth", "y", "--score", "s", "--cost-matrix", str(pair), "--format", "json",
+            "--bootstrap", "200"]
+    assert main(base) == 0
+    whole = json.loads(capsys.readouterr()[0])
+    assert main(base + ["--memory", "1KB"]) == 0
+    assert json.loads(capsys.readouterr()[0])["metrics"]["expected_cost"] == whole["metrics"]["expected_cost"]

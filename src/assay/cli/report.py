@@ -219,9 +219,10 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
 
     options = {"confidence": confidence, "interval": interval, "beta": beta, "bootstrap": bootstrap, "seed": seed,
                **({"kappa_weights": kappa_weights} if kappa_weights else {})}
-    if top_k is not None and (confusion_file is not None or engine == "spark" or not proba
-                              or (file is not None and _streams(file, memory))):
-        raise UserError("--top-k takes --proba of more than two classes, in a table that fits in --memory")
+    if top_k is not None and (confusion_file is not None or engine == "spark" or not proba):
+        raise UserError("--top-k takes --proba of more than two classes")
+    if top_k is not None:
+        options["top_k"] = top_k
     if cost_matrix_file is not None:
         if costs is not None:
             raise UserError("give --costs fp=...,fn=... or --cost-matrix FILE, not both")
@@ -319,7 +320,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         weights = {"sample_weight": data.extra[weight]} if weight else {}
         try:
             result = evaluate(data.truth, positive=positive, threshold=threshold, score_name=data.score_name,
-                              **({"top_k": top_k} if top_k is not None else {}), **data.kwargs, **options, **ranking, **probabilistic, **labelled, **weights)
+                              **data.kwargs, **options, **ranking, **probabilistic, **labelled, **weights)
         except InvalidInput as e:
             raise fail(e, {**NAMES, **data.names, "sample_weight": f"column {weight!r}", "calibration_bins": "--bins",
                            "calibration_strategy": "--calibration"}) from None

@@ -14,7 +14,7 @@ from assay.errors import InvalidInput
 from assay.inference.distributions import t_quantile
 from assay.inference.estimate import ConfidenceInterval, Estimate
 
-__all__ = ["cost_matrix_of", "cost_decisions"]
+__all__ = ["cost_matrix_of", "cost_decisions", "DecisionCosts"]
 
 
 def cost_matrix_of(given: Any, labels: Sequence[str]) -> np.ndarray:
@@ -80,6 +80,72 @@ def _mean(values: np.ndarray, confidence: float) -> Estimate:
     return Estimate(mean, ConfidenceInterval(mean - half, mean + half), "t-mean")
 
 
+class DecisionCosts:
+    """The running sums of :func:`cost_decisions` over batches: for the Bayes decisions, the decisions made and
+    their paired difference, the count, mean and sum of squared deviations (merged as Chan et al.), and the
+    Bayes decisions' confusion counts."""
+
+    def __init__(self, k: int) -> None:
+        self.stats = {name: (0, 0.0, 0.0) for name in ("bayes", "made", "difference")}
+        self.confusion = np.zeros((k, k), dtype=np.int64)
+        self.changed = 0
+
+    def add(self, proba: np.ndarray, true_codes: np.ndarray, pred_codes: np.ndarray, costs: np.ndarray) -> None:
+        bayes = np.argmin(np.asarray(proba, dtype=np.float64) @ costs, axis=1)
+        values = {"bayes": costs[true_codes, bayes], "made": costs[true_codes, pred_codes]}
+        values["difference"] = values["bayes"] - values["made"]
+        for name, v in values.items():
+            if len(v):
+                mean = float(v.mean())
+                self._merge_stats(name, (len(v), mean, float(((v - mean) ** 2).sum())))
+        k = self.confusion.shape[0]
+        self.confusion += np.bincount(true_codes * k + bayes, minlength=k * k).reshape(k, k)
+        self.changed += int((bayes != pred_codes).sum())
+
+    def merge(self, other: DecisionCosts) -> DecisionCosts:
+        """Both parts' sums in this one (returned)."""
+        for name, stats in other.stats.items():
+            if stats[0]:
+                self._merge_stats(name, stats)
+        self.confusion += other.confusion
+        self.changed += other.changed
+        return self
+
+    def _merge_stats(self, name: str, part: tuple[int, float, float]) -> None:
+        n_a, mean_a, m2_a = self.stats[name]
+        n_b, mean_b, m2_b = part
+        n = n_a + n_b
+        delta = mean_b - mean_a
+        self.stats[name] = (n, mean_a + delta * n_b / n, m2_a + m2_b + delta * delta * n_a * n_b / n)
+
+    def result(self, *, confidence: float) -> dict[str, Any]:
+        return _decisions(*(self._estimate(name, confidence) for name in ("bayes", "made", "difference")),
+                          self.confusion, self.changed)
+
+    def _estimate(self, name: str, confidence: float) -> Estimate:
+        n, mean, m2 = self.stats[name]
+        if n < 2:
+            return Estimate(mean, None, None, "no interval: a single instance")
+        sd = math.sqrt(m2 / (n - 1))
+        if sd == 0:
+            return Estimate(mean, None, "t-mean", "no interval: every instance costs the same")
+        half = float(t_quantile(0.5 + confidence / 2.0, n - 1)) * sd / math.sqrt(n)
+        return Estimate(mean, ConfidenceInterval(mean - half, mean + half), "t-mean")
+
+
+def _decisions(bayes: Estimate, made: Estimate, difference: Estimate, confusion: np.ndarray,
+               changed: int) -> dict[str, Any]:
+    return {
+        "least_expected_cost": {"cost": bayes.to_dict(), "confusion": {"actual_by_predicted": confusion.tolist()},
+                                "changed": changed},
+        "as_predicted": {"cost": made.to_dict()},
+        "difference": difference.to_dict(),
+        "method": "each instance's decision of least expected cost, sum_i p_i c_ij, from its probabilities "
+                  "(the Bayes decision); costs per instance on the actual classes with Student's t intervals; "
+                  "difference: least expected cost minus as predicted, paired",
+    }
+
+
 def cost_decisions(proba: np.ndarray, true_codes: np.ndarray, pred_codes: np.ndarray, costs: np.ndarray,
                    labels: Sequence[str], *, confidence: float) -> dict[str, Any]:
     """The decisions of least expected cost (for each instance the class j minimising sum_i p_i c_ij, the Bayes
@@ -92,13 +158,5 @@ def cost_decisions(proba: np.ndarray, true_codes: np.ndarray, pred_codes: np.nda
     k = len(labels)
     confusion = np.bincount(true_codes * k + bayes, minlength=k * k).reshape(k, k)
     changed = int((bayes != pred_codes).sum())
-    return {
-        "least_expected_cost": {"cost": _mean(cost_bayes, confidence).to_dict(),
-                                "confusion": {"actual_by_predicted": confusion.tolist()},
-                                "changed": changed},
-        "as_predicted": {"cost": _mean(cost_made, confidence).to_dict()},
-        "difference": _mean(cost_bayes - cost_made, confidence).to_dict(),
-        "method": "each instance's decision of least expected cost, sum_i p_i c_ij, from its probabilities "
-                  "(the Bayes decision); costs per instance on the actual classes with Student's t intervals; "
-                  "difference: least expected cost minus as predicted, paired",
-    }
+    return _decisions(_mean(cost_bayes, confidence), _mean(cost_made, confidence),
+                      _mean(cost_bayes - cost_made, confidence), confusion, changed)

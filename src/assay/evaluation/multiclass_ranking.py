@@ -174,6 +174,16 @@ def top_k_accuracy(matrix: np.ndarray, codes: np.ndarray, k: int, *, weights: np
             return Estimate.undefined("undefined: every weight is 0")
         return Estimate(float(weights[hits].sum() / total), None, None,
                         note + "; no interval: the sample weights are not counts")
+    return top_k_estimate(successes, n, k, matrix.shape[1], confidence=confidence, interval=interval)
+
+
+def top_k_estimate(successes: int, n: int, k: int, classes: int, *, confidence: float = 0.95,
+                   interval: str = "wilson") -> Estimate:
+    """The top-k accuracy from its counts (instances whose actual class is among their k most probable, of n),
+    with the interval of a proportion: what data read in batches add up to."""
+    note = f"k = {k}: the actual class among the {k} most probable"
+    if k >= classes:
+        note += f" (k >= {classes} classes: every instance counts, as scikit-learn, which warns)"
     if n == 0:
         return Estimate.undefined("undefined: no instances")
     low, high = proportion_bounds(successes, n, confidence=confidence, method=interval)

@@ -83,6 +83,7 @@ def evaluate_batches(
     constraints: Sequence[str] = (),
     direction: str = "higher",
     cost_matrix: Any = None,
+    top_k: Any = None,
     kappa_weights: str | None = None,
     prior: Mapping[Any, float] | Sequence[float] | None = None,
     clip: float | None = None,
@@ -138,8 +139,6 @@ def evaluate_batches(
         return evaluate_confusion_counts(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
                                          settings=settings, costs=costs, prevalence=prevalence,
                                          kappa_weights=kappa_weights, cost_matrix=cost_matrix)
-    if cost_matrix is not None:
-        raise InvalidInput("a cost matrix here applies to predicted labels (in batches: --pred)", field="cost_matrix")
     if kappa_weights is not None:
         raise InvalidInput("a weighted kappa here applies to predicted labels (in batches: --pred)",
                            field="kappa_weights")
@@ -163,7 +162,9 @@ def evaluate_batches(
             return _evaluate_proba(items, all_labels, names, positive=positive, confidence=confidence,
                                    interval=interval, beta=beta, settings=settings, prior=prior, clip=clip,
                                    calibration_bins=calibration_bins, calibration_strategy=calibration_strategy,
-                                   memory=memory)
+                                   memory=memory, top_k=top_k, cost_matrix=cost_matrix)
+    if top_k is not None:
+        raise InvalidInput("applies to probabilities of more than two classes (one column per class)", field="top_k")
     summary, all_labels, chosen, why = oriented_summary(batches, names, fixed, positive, score_name, memory)
     result = evaluate_score_counts(summary, all_labels, chosen, why, threshold=threshold, confidence=confidence,
                                  settings=settings, interval=interval, beta=beta, auc_interval=auc_interval,
@@ -171,7 +172,7 @@ def evaluate_batches(
                                  at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band,
                                  sensitivity_range=sensitivity_range, constraints=constraints, direction=direction,
                                  prior=prior, clip=clip, calibration_bins=calibration_bins,
-                                 calibration_strategy=calibration_strategy, roc_bins=roc_bins)
+                                 calibration_strategy=calibration_strategy, roc_bins=roc_bins, cost_matrix=cost_matrix)
     if kind == "y_proba":  # probabilities given as such: no note that scores are read as probabilities
         result = replace(result, notes=tuple(n for n in result.notes if not n.startswith("scores within [0, 1]")))
     return result
@@ -209,7 +210,8 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
                           calibration_bins: int, calibration_strategy: str, roc_bins: int | None,
                           at_specificity: Sequence[float] = (), at_sensitivity: Sequence[float] = (),
                           roc_band: bool = False, sensitivity_range: tuple[float, float] | None = None,
-                          constraints: Sequence[str] = (), direction: str = "higher") -> Evaluation:
+                          constraints: Sequence[str] = (), direction: str = "higher",
+                          cost_matrix: Any = None) -> Evaluation:
     """The whole evaluation from a two-class score summary whose positive class is ``chosen`` (``why`` it is;
     options checked by the caller): what every engine (batches, Spark) ends with for scores. With
     ``direction`` "lower" (or "auto" choosing it), the summary's scores are negated and every threshold
@@ -242,8 +244,11 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     counts = np.zeros((2, 2), dtype=np.int64)
     counts[p, p], counts[p, 1 - p] = int(cells.tp[0]), int(cells.fn[0])
     counts[1 - p, p], counts[1 - p, 1 - p] = int(cells.fp[0]), int(cells.tn[0])
+    from assay.evaluation.evaluate import _matrix_costs
+
     result = _evaluation(ConfusionCounts(all_labels, counts), chosen, used, confidence, interval, beta, settings,
-                         notes, *_label_costs(costs, prevalence, all_labels))
+                         notes, *_label_costs(costs, prevalence, all_labels),
+                         cost_matrix=_matrix_costs(cost_matrix, costs, all_labels))
     ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
                              bootstrap=settings, threshold=-used if lower else used, costs=_as_costs(costs),
                              deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
@@ -470,7 +475,8 @@ def _proba_columns(item: tuple[str | None, int, Any, Any], names: Mapping[str, s
 
 
 def _proba_summaries(item: tuple[str | None, int, Any, Any], names: Mapping[str, str], labels: tuple[str, ...],
-                     clip: float | None, bins: int) -> tuple[ConfusionCounts, ProbabilitySummary, list[list[np.ndarray]]]:
+                     clip: float | None, bins: int, top_k: int | None = None, costs: np.ndarray | None = None
+                     ) -> tuple[ConfusionCounts, ProbabilitySummary, list[list[np.ndarray]], dict[str, Any]]:
     """(On a worker thread) a batch's confusion counts of the most probable class, its probability summary,
     and for each column the keys of its probabilities by actual class."""
     part, first_row, y_true, proba = item
@@ -484,8 +490,19 @@ def _proba_summaries(item: tuple[str | None, int, Any, Any], names: Mapping[str,
         raise _located(e, part, first_row, names) from None
     codes = enc.codes["y_true"].astype(np.intp)
     k = len(labels)
-    cm = ConfusionCounts.from_codes(codes, np.argmax(matrix, axis=1), labels=labels)
+    made = np.argmax(matrix, axis=1)
+    cm = ConfusionCounts.from_codes(codes, made, labels=labels)
     summary = ProbabilitySummary.from_codes(codes, matrix, labels=labels, clip=clip, bins=bins)
+    extras: dict[str, Any] = {}
+    if top_k is not None:
+        from assay.evaluation.multiclass_ranking import top_k_hits
+
+        extras["hits"] = int(top_k_hits(matrix, codes, top_k).sum())
+    if costs is not None:
+        from assay.evaluation.costs import DecisionCosts
+
+        extras["decisions"] = DecisionCosts(len(labels))
+        extras["decisions"].add(matrix, codes, made, costs)
     order = np.argsort(codes, kind="stable")
     bounds = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=k))))
     kernels = compiled(1 << 62)
@@ -493,12 +510,13 @@ def _proba_summaries(item: tuple[str | None, int, Any, Any], names: Mapping[str,
     for j in range(k):
         column = batch_keys(np.ones(len(codes), bool), matrix[order, j], kernels).positive
         keys.append([column[bounds[c]:bounds[c + 1]] for c in range(k)])
-    return cm, summary, keys
+    return cm, summary, keys, extras
 
 
 def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mapping[str, str], *, positive: Any,
                     confidence: float, interval: str, beta: float, settings: Any, prior: Any, clip: float | None,
-                    calibration_bins: int, calibration_strategy: str, memory: int | None) -> Evaluation:
+                    calibration_bins: int, calibration_strategy: str, memory: int | None, top_k: Any = None,
+                    cost_matrix: Any = None) -> Evaluation:
     """The evaluation of k > 2 classes' probabilities read in batches: the most probable class's confusion
     counts, each class's one-vs-rest ROC summary (a scan of its column by actual class), Hand and Till's
     pairwise AUCs from the same scans, and the merged probability summary."""
@@ -510,6 +528,15 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
                            "yet; use uniform bins", field="calibration_strategy")
     clip, bins = _check_clip(clip), _check_bins(calibration_bins)
     k = len(labels)
+    if top_k is not None:
+        top_k = check_integer(top_k, "top_k", low=1)
+    costs = None
+    if cost_matrix is not None:
+        from assay.evaluation.evaluate import _matrix_costs
+
+        costs = _matrix_costs(cost_matrix, None, labels)
+    hits = 0
+    decisions: Any = None
     share = None if memory is None else max(memory // k, 1)
     scans = [ScoreScan(share, classes=k, threads=SCAN_THREADS) for _ in range(k)]
     cm: ConfusionCounts | None = None
@@ -517,8 +544,12 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
     pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-scan")
     pending: deque[Any] = deque()
 
-    def take(part_cm: ConfusionCounts, part_summary: ProbabilitySummary, keys: list[list[np.ndarray]]) -> None:
-        nonlocal cm, probabilities
+    def take(part_cm: ConfusionCounts, part_summary: ProbabilitySummary, keys: list[list[np.ndarray]],
+             extras: dict[str, Any]) -> None:
+        nonlocal cm, probabilities, hits, decisions
+        hits += extras.get("hits", 0)
+        if "decisions" in extras:
+            decisions = extras["decisions"] if decisions is None else decisions.merge(extras["decisions"])
         cm = part_cm if cm is None else cm.merge(part_cm)
         probabilities = part_summary if probabilities is None else probabilities.merge(part_summary)
         for scan, column in zip(scans, keys, strict=True):
@@ -526,7 +557,7 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
 
     try:
         for item in items:
-            pending.append(pool.submit(_proba_summaries, item, names, labels, clip, bins))
+            pending.append(pool.submit(_proba_summaries, item, names, labels, clip, bins, top_k, costs))
             while len(pending) > SCAN_THREADS:
                 take(*pending.popleft().result())
         while pending:
@@ -534,7 +565,15 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
         if cm is None or probabilities is None or cm.n == 0:
             raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
         result = evaluate_confusion_counts(cm, positive=None, confidence=confidence, interval=interval, beta=beta,
-                                           settings=settings)
+                                           settings=settings, cost_matrix=None if costs is None else costs)
+        if top_k is not None:
+            from assay.evaluation.multiclass_ranking import top_k_estimate
+
+            top = top_k_estimate(hits, cm.n, top_k, k, confidence=confidence, interval=interval)
+            result = replace(result, analysis=replace(result.analysis,
+                                                      metrics={**result.analysis.metrics, "top_k_accuracy": top}))
+        if decisions is not None:
+            result = replace(result, cost_decisions=decisions.result(confidence=confidence))
         support = np.asarray(cm.actual_totals, dtype=np.int64)
         summaries: list[ScoreCounts | None] = []
         pair_aucs = np.full((k, k), np.nan)
