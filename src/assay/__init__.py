@@ -33,6 +33,7 @@ _EXPORTS: dict[str, str] = {
     "rank": "assay.evaluation.evaluate",
     "Validation": "assay.evaluation.validation",
     "validate": "assay.evaluation.validation",
+    "validate_over_datasets": "assay.evaluation.validation",
     "cochran_q": "assay.inference.cochran",
     "FriedmanResult": "assay.inference.friedman",
     "friedman": "assay.inference.friedman",
@@ -153,4 +154,5 @@ __all__ = [
     "mix",
     "roc_region",
     "weighted_kappa_test",
+    "validate_over_datasets",
 ]

@@ -295,59 +295,40 @@ def _read_file(file: str, target: str, input_format: str | None, drop: tuple[str
 
 def _many_datasets(sources: list[tuple[str, dict[str, Any]]], settings: dict[str, Any], fmt: str, output: str | None,
                    plots: str | None) -> None:
-    """Several --dataset: each validated as alone, then the models compared over the data sets by their accuracy
-    (1 - the method's estimated error) with Friedman's test and the Nemenyi test (Demšar 2006)."""
-    from assay.evaluation.validation import validate as run_validation
-    from assay.inference.friedman import friedman_nemenyi
-
-    results = {}
-    datasets = [name for name, _ in sources]
-    for name, source in sources:
-        bar, update = progress_bar(fmt, f"fitting on {name}")
-        try:
-            if bar is not None:
-                bar.start()
-            results[name] = run_validation(progress=update, **source, **settings)
-        except InvalidInput as e:
-            raise fail(e, {**NAMES, "stratify": "--stratify" if settings["stratify"] else "--no-stratify"}) from None
-        finally:
-            if bar is not None:
-                bar.stop()
-    models = list(next(iter(results.values())).models)
-    scores = []
-    for name, v in results.items():
-        error = [getattr(getattr(v.models[m], "estimate", None), "error", None) for m in models]
-        if any(e is None for e in error) or getattr(v, "task", "classification") == "regression":
-            raise UserError(f"{name}: several data sets are compared by the accuracy of classifiers; "
-                            f"validate a regression data set alone")
-        scores.append([1.0 - float(e) for e in error])
-    comparison = None
-    if len(models) > 1:
-        try:
-            comparison = friedman_nemenyi(scores, models=models, datasets=datasets, better="higher",
-                                          confidence=settings["confidence"])
-        except InvalidInput as e:
-            raise fail(e, NAMES) from None
-    from assay.report.friedman import friedman_document
+    """Several data sets: each validated as alone, then the models ranked over them (the library does both)."""
+    from assay.evaluation.validation import validate_over_datasets
     from assay.report.markdown import render_blocks_markdown
     from assay.report.text import render_blocks_text
-    from assay.report.validation import validation_document
+    from assay.report.validation import datasets_document
 
-    what = "accuracy (1 - the method's estimated error)"
-    blocks = [block for v in results.values() for block in validation_document(v)]
-    if comparison is not None:
-        blocks += friedman_document(comparison, title="Over the data sets: Friedman and Nemenyi (Demšar 2006)",
-                                    level=1, scores=what)
-    payload = {"datasets": {name: v.to_dict() for name, v in results.items()},
-               "friedman": None if comparison is None else {"score": what, **comparison.to_dict()}}
-    render(payload, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
+    given = [name if "dataset" in source else (name, source["data"], source["target"]) for name, source in sources]
+    bars: list[Any] = []
+
+    def progress(name: str) -> Any:
+        bar, update = progress_bar(fmt, f"fitting on {name}")
+        if bar is not None:
+            bar.start()
+            bars.append(bar)
+        return update
+
+    try:
+        result = validate_over_datasets(given, progress=progress, **settings)
+    except InvalidInput as e:
+        raise fail(e, {**NAMES, "stratify": "--stratify" if settings["stratify"] else "--no-stratify"}) from None
+    finally:
+        for bar in bars:
+            bar.stop()
+    blocks = datasets_document(result)
+    render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
            markdown=lambda: render_blocks_markdown(blocks))
-    if plots and comparison is not None:
+    if plots and result.friedman is not None:
         from assay.cli.common import stop_if_interrupted
         from assay.report.cd_plot import save_cd_plot
 
         stop_if_interrupted()
         try:
-            save_cd_plot(comparison, plots)
+            save_cd_plot(result.friedman, plots)
         except OSError as e:
             raise UserError(f"--plots: cannot write to {plots}: {e.strerror or e}") from None
+        except InvalidInput as e:
+            raise UserError(f"--plots: {e}") from None

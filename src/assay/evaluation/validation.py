@@ -624,3 +624,62 @@ def validate(
     return Validation(source, method, dict(splits.settings), len(y), labels, tuple(features.describe()), results,
                       comparisons, confidence, tuple(notes), run, roc_space=space, final_models=final,
                       friedman=ranked)
+
+
+@dataclass(frozen=True)
+class ValidationOverDatasets:
+    """Several data sets, each validated as alone, and the models ranked over them by their accuracy
+    (1 - the method's estimated error) with Friedman's test and the Nemenyi test (Demšar 2006).
+    ``to_dict()`` is the JSON of ``assay validate`` with several data sets."""
+
+    results: dict[str, Validation]
+    friedman: Any  # inference.friedman.FriedmanResult, or None with a single model
+    score: str = "accuracy (1 - the method's estimated error)"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"datasets": {name: v.to_dict() for name, v in self.results.items()},
+                "friedman": None if self.friedman is None else {"score": self.score, **self.friedman.to_dict()}}
+
+    def __str__(self) -> str:
+        from assay.report.text import render_blocks_text
+        from assay.report.validation import datasets_document
+
+        return render_blocks_text(datasets_document(self), color=False)
+
+
+def validate_over_datasets(sources: Sequence[Any], *, progress: Callable[[str], Any] | None = None,
+                           **settings: Any) -> ValidationOverDatasets:
+    """Validate the same models on several data sets and rank them over the data sets (Demšar 2006).
+
+    ``sources``: bundled data set names, or ``(name, table, target)`` triples of your own tables; the other
+    arguments as for :func:`validate` (the same models, method and seed on every data set). ``progress``,
+    given a data set's name, returns the callable :func:`validate` reports to (or None).
+
+    >>> r = validate_over_datasets(["iris", "wine"], models=["naive-bayes", "knn"], folds=3, bootstrap=200)
+    >>> sorted(r.results), r.friedman.n_datasets
+    (['iris', 'wine'], 2)
+    """
+    from assay.inference.friedman import friedman_nemenyi
+
+    if isinstance(sources, str) or len(sources) < 2:
+        raise InvalidInput("give two data sets or more to rank the models over them", field="dataset")
+    results: dict[str, Validation] = {}
+    for source in sources:
+        if isinstance(source, str):
+            name, kwargs = source, {"dataset": source}
+        else:
+            name, table, target = source
+            kwargs = {"data": table, "target": target, "name": name}
+        if name in results:
+            raise InvalidInput(f"{name!r} is given twice", field="dataset")
+        results[name] = validate(progress=progress(name) if progress else None, **kwargs, **settings)
+    models = list(next(iter(results.values())).models)
+    scores = []
+    for name, v in results.items():
+        if getattr(v, "task", "classification") == "regression":
+            raise InvalidInput(f"{name}: several data sets are compared by the accuracy of classifiers; validate a "
+                               "numeric target alone", field="dataset")
+        scores.append([1.0 - float(v.models[m].estimate.error) for m in models])
+    ranked = friedman_nemenyi(scores, models=models, datasets=list(results), better="higher",
+                              confidence=settings.get("confidence", 0.95)) if len(models) > 1 else None
+    return ValidationOverDatasets(results, ranked)

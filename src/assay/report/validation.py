@@ -285,3 +285,15 @@ def regression_validation_document(v: Any) -> list[Block]:
     for w in words:
         b.para(w[0].upper() + w[1:])
     return b.blocks
+
+
+def datasets_document(r: Any) -> list[Block]:
+    """The blocks of ``assay validate`` over several data sets: each one's report, then the ranks over them."""
+    from assay.report.friedman import friedman_document
+
+    blocks = [block for v in r.results.values() for block in validation_document(v)]
+    if r.friedman is not None:
+        blocks += friedman_document(r.friedman, title="Over the data sets: Friedman and Nemenyi (Demšar 2006)",
+                                    level=1, scores=r.score)
+    return blocks
+
