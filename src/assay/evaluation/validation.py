@@ -16,7 +16,7 @@ cross-validation.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -604,9 +604,9 @@ def validate(
 
         table = np.array([[f["accuracy"] for f in parts] for parts in parts_of], dtype=np.float64).T
         if np.isfinite(table).all():
-            ranked = friedman_nemenyi(table, models=names, datasets=[f"repeat {f['repeat']} fold {f['fold']}"
-                                                                      for f in parts_of[0]],
-                                      better="higher", confidence=confidence)
+            ranked = replace(friedman_nemenyi(table, models=names,
+                                              datasets=[f"repeat {f['repeat']} fold {f['fold']}" for f in parts_of[0]],
+                                              better="higher", confidence=confidence), unit="parts")
             notes.append("Friedman's test and the Nemenyi post-hoc test rank the models on each part's accuracy "
                          "(Demšar 2006); the parts share training data, so they are not independent as data "
                          "sets are: read the ranks as a summary, and the tests as optimistic")

@@ -136,6 +136,7 @@ class FriedmanResult:
     cliques: tuple[tuple[str, ...], ...]
     method: str = "Friedman test with Iman-Davenport's F and the Nemenyi post-hoc test (Demšar 2006)"
     note: str | None = None
+    unit: str = "data sets"  # what the rows are, in words ("parts" for the folds of one data set)
 
     @property
     def n_datasets(self) -> int:
@@ -166,10 +167,10 @@ class FriedmanResult:
         k, n = self.n_models, self.n_datasets
         best = self.models[self.order[0]]
         scale = "higher" if self.better == "higher" else "lower"
-        head = (f"Over {n} data sets, {best} has the best average rank, {self.average_ranks[self.order[0]]:.2f} "
+        head = (f"Over {n} {self.unit}, {best} has the best average rank, {self.average_ranks[self.order[0]]:.2f} "
                 f"(1 is the best of {k}; {scale} scores are better).")
         if float(np.ptp(self.average_ranks)) == 0.0:
-            head = f"Over {n} data sets, the {k} models share the same average rank ({scale} scores are better)."
+            head = f"Over {n} {self.unit}, the {k} models share the same average rank ({scale} scores are better)."
         if self.f_pvalue != self.f_pvalue:
             return f"{head} The {k} models cannot be told apart by Friedman's test: {self.note or 'no ranking'}."
         if not self.significant():
@@ -193,6 +194,7 @@ class FriedmanResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "method": self.method,
+            "unit": self.unit,
             "better": self.better,
             "models": list(self.models),
             "datasets": list(self.datasets),

@@ -34,8 +34,8 @@ def friedman_document(r: Any, *, diagram: bool = True, title: str = "assay fried
     order = r.order
     blocks: list[Block] = [
         Heading(title, level),
-        Paragraph(f"{r.n_models} models over {r.n_datasets} data sets" + (f" · scores: {scores}" if scores else "")
-                  + f" · ranked on each data set, 1 the best "
+        Paragraph(f"{r.n_models} models over {r.n_datasets} {r.unit}" + (f" · scores: {scores}" if scores else "")
+                  + f" · ranked on each of them, 1 the best "
                   f"({scale}; ties share the average rank)", "muted"),
         Table(["Model", "average rank"],
               [[r.models[i], f"{r.average_ranks[i]:.3f}"] for i in order], align="lr"),

@@ -175,7 +175,7 @@ def validation_document(v: Any) -> list[Block]:
         from assay.report.friedman import friedman_document
 
         b.blocks.extend(friedman_document(ranked, title="Ranks over the parts (Friedman, Nemenyi)", level=2,
-                                          scores="accuracy on each part (the parts stand for data sets)"))
+                                          scores="accuracy on each part"))
     space = getattr(v, "roc_space", None)
     if space:
         from assay.report.comparison import _roc_space_blocks
