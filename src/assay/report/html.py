@@ -636,7 +636,8 @@ def _ranking_contents(ranking: Any) -> _Contents:
 def _validation_contents(v: Any, explorers: list[dict[str, Any]] | None) -> _Contents:
     from assay.report.validation import _settings_text, validation_document
 
-    parts = [render_blocks_html(split_prelude(validation_document(v))[1])]
+    # the page draws the critical-difference diagram as a picture: the text one is left out
+    parts = [render_blocks_html(split_prelude(validation_document(v, diagram=False))[1])]
     binary = [(name, m.report.ranking) for name, m in v.models.items()
               if m.report.ranking is not None and _two_class(m.report.ranking)]
     charts = [_folds_chart(v)]

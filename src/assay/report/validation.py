@@ -83,7 +83,7 @@ def _p_words(c: dict[str, Any]) -> str:
     return _p_text(c.get("pvalue"))
 
 
-def validation_document(v: Any) -> list[Block]:
+def validation_document(v: Any, *, diagram: bool = True) -> list[Block]:
     """The blocks of an ``assay validate`` result."""
     if getattr(v, "task", None) == "regression":
         return regression_validation_document(v)
@@ -175,7 +175,7 @@ def validation_document(v: Any) -> list[Block]:
         from assay.report.friedman import friedman_document
 
         b.blocks.extend(friedman_document(ranked, title="Ranks over the parts (Friedman, Nemenyi)", level=2,
-                                          scores="accuracy on each part"))
+                                          scores="accuracy on each part", diagram=diagram))
     space = getattr(v, "roc_space", None)
     if space:
         from assay.report.comparison import _roc_space_blocks
