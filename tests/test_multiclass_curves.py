@@ -384,3 +384,35 @@ def test_twelve_class_heatmap_compact_and_blank(twelve):
     assert table.count('class="cell') == 144
     assert table.count(" empty\"") == int((r.confusion.counts == 0).sum())
     assert 'overflow-x:auto' in html  # wider than the page: it scrolls, never cut
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000))
+def test_the_bootstraps_average_precision_per_row_is_scikit_learns(seed):
+    from sklearn.metrics import average_precision_score
+
+    from assay.evaluation.multiclass_ranking import _ap_rows
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 60))
+    y = rng.random(n) < 0.4
+    y[:2] = [True, False]
+    s = np.round(rng.random(n), 1)  # ties
+    w = rng.integers(1, 4, n).astype(float)  # resample counts
+    order = np.argsort(s, kind="stable")
+    group = np.concatenate(([0], np.cumsum(s[order][1:] != s[order][:-1])))
+    pos = np.zeros((1, group[-1] + 1))
+    neg = np.zeros((1, group[-1] + 1))
+    np.add.at(pos[0], group, np.where(y[order], w[order], 0.0))
+    np.add.at(neg[0], group, np.where(y[order], 0.0, w[order]))
+    assert _ap_rows(pos, neg)[0] == pytest.approx(average_precision_score(y, s, sample_weight=w), abs=1e-12)
+
+
+def test_averaged_average_precision_has_a_bootstrap_interval():
+    rng = np.random.default_rng(2)
+    n = 200
+    y = rng.integers(0, 3, n)
+    proba = rng.dirichlet([2, 2, 2], n)
+    r = assay.evaluate(y, y_proba=proba, labels=[0, 1, 2], bootstrap=200)
+    for e in (r.ranking.average_precision_macro, r.ranking.average_precision_weighted):
+        assert e.method == "bootstrap-percentile" and e.ci.low <= e.value <= e.ci.high

@@ -16,7 +16,7 @@ against the rest).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, Literal
 
@@ -269,6 +269,16 @@ def _auc_rows(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
         return u / (pos.sum(axis=1) * neg.sum(axis=1))
 
 
+def _ap_rows(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+    """Average precision per row from the positive and negative weight of each score group (ascending), as
+    scikit-learn's: the sum over thresholds, highest first, of the recall gained times the precision there."""
+    pos, neg = pos[:, ::-1], neg[:, ::-1]
+    tp, fp = np.cumsum(pos, axis=1), np.cumsum(neg, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(tp + fp > 0, tp / np.where(tp + fp > 0, tp + fp, 1.0), 1.0)
+        return (pos * precision).sum(axis=1) / pos.sum(axis=1)
+
+
 def _bootstrap_averages(matrix: np.ndarray, codes: np.ndarray, confidence: float,
                         settings: BootstrapSettings) -> dict[str, ConfidenceInterval | None]:
     n, k = matrix.shape
@@ -290,7 +300,7 @@ def _bootstrap_averages(matrix: np.ndarray, codes: np.ndarray, confidence: float
     members = [np.flatnonzero(codes == c) for c in range(k)]
     rng = np.random.default_rng(settings.seed)
     chunk = max(1, min(settings.resamples, 2_000_000 // n))
-    macro, weighted, ht = [], [], []
+    macro, weighted, ht, ap_macro, ap_weighted = [], [], [], [], []
     done = 0
     while done < settings.resamples:
         c = min(chunk, settings.resamples - done)
@@ -312,13 +322,18 @@ def _bootstrap_averages(matrix: np.ndarray, codes: np.ndarray, confidence: float
                                for j in range(k)])
         macro.append(ovr.mean(axis=1))
         weighted.append((ovr * support).sum(axis=1) / support.sum())
+        aps = np.column_stack([_ap_rows(groups[j][j], sum(groups[j][cl] for cl in range(k) if cl != j))
+                               for j in range(k)])
+        ap_macro.append(aps.mean(axis=1))
+        ap_weighted.append((aps * support).sum(axis=1) / support.sum())
         pairs = [(_auc_rows(groups[i][i], groups[i][j]) + _auc_rows(groups[j][j], groups[j][i])) / 2.0
                  for i, j in combinations(range(k), 2)]
         ht.append(np.mean(pairs, axis=0))
         done += c
     alpha = 1.0 - confidence
     out: dict[str, ConfidenceInterval | None] = {}
-    for name, chunks in (("macro", macro), ("weighted", weighted), ("hand_till", ht)):
+    for name, chunks in (("macro", macro), ("weighted", weighted), ("hand_till", ht), ("ap_macro", ap_macro),
+                         ("ap_weighted", ap_weighted)):
         v = np.concatenate(chunks)
         v = v[np.isfinite(v)]
         if len(v) < 0.99 * settings.resamples:
@@ -438,6 +453,18 @@ def analyse_multiclass_scores(
         estimates = {name: Estimate(v, intervals[name], "bootstrap-percentile",
                                     None if intervals[name] else "no interval: undefined in resamples")
                      for name, v in values.items()}
+        ranking = MulticlassRanking(per_class, estimates["macro"], estimates["weighted"], estimates["hand_till"])
+        ranking = _with_average_precision(ranking, summaries, support, confidence)
+
+        def banded(e: Estimate, ci: ConfidenceInterval | None) -> Estimate:
+            if e.value is None or ci is None:
+                return e
+            return Estimate(e.value, ConfidenceInterval(min(ci.low, e.value), max(ci.high, e.value)),
+                            "bootstrap-percentile")
+
+        return replace(ranking, average_precision_macro=banded(ranking.average_precision_macro, intervals["ap_macro"]),
+                       average_precision_weighted=banded(ranking.average_precision_weighted,
+                                                         intervals["ap_weighted"]))
     else:
         note = (f"no interval: the bootstrap of {bootstrap.resamples} resamples is too large for "
                 f"{n:,} instances and {k} classes; ask for fewer resamples")
