@@ -196,33 +196,14 @@ def _check_stratify(stratify: bool | None, cv: Any) -> None:
 
 def _splits(cv: Any, features: Any, y: np.ndarray, groups: Any, method: str, folds: int, repeats: int | None,
             test_size: float, seed: int) -> tuple[Any, str]:
-    from assay.protocols.splits import Split, Splits, regression_splits
+    from assay.protocols.splits import regression_splits, splitter_splits
 
     if cv is None:
         splits = regression_splits(method, len(y), folds=folds, repeats=repeats, test_size=test_size, seed=seed)
         return splits, method
     if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
         return regression_splits("cv", len(y), folds=int(cv), seed=seed), "cv"
-    if isinstance(cv, str) or not hasattr(cv, "split"):
-        raise InvalidInput(f"expected a number of folds or a scikit-learn splitter (with .split), got {cv!r}",
-                           field="cv")
-    if groups is not None:
-        groups = np.asarray(groups)
-        if len(groups) != len(y):
-            raise InvalidInput(f"has {len(groups)} values but y has {len(y)}", field="groups")
-    try:
-        parts = [(np.asarray(train), np.asarray(test)) for train, test in cv.split(features.X, y, groups)]
-    except (ValueError, TypeError) as e:
-        raise InvalidInput(f"{type(cv).__name__} cannot split these data: {e}", field="cv") from None
-    if not parts or any(len(train) == 0 or len(test) == 0 for train, test in parts):
-        raise InvalidInput(f"{type(cv).__name__} gave an empty training or test part", field="cv")
-    tested = np.concatenate([test for _, test in parts])
-    disjoint = len(np.unique(tested)) == len(tested)
-    method = "cv" if disjoint else "repeated-holdout"
-    splits = Splits(method, {"splitter": repr(cv), "parts": len(parts)},
-                    tuple(Split(train, test, 0 if disjoint else i, i if disjoint else 0)
-                          for i, (train, test) in enumerate(parts)))
-    return splits, method
+    return splitter_splits(cv, features.X, y, groups)
 
 
 def _one_per_instance(run: Any, model: str) -> tuple[np.ndarray, np.ndarray, str | None]:

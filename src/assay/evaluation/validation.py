@@ -346,30 +346,11 @@ def _splits_of(cv: Any, features: Any, y: np.ndarray, groups: Any, seed: int, st
                labels: tuple[str, ...], folds: int, repeats: int | None) -> tuple[Any, str]:
     """The parts of ``cv`` (a number of folds, or a scikit-learn splitter object), and the method they follow:
     k-fold cross-validation when the test parts are disjoint, else repeated holdout (the mean over parts)."""
-    from assay.protocols.splits import Split, Splits, make_splits
+    from assay.protocols.splits import make_splits, splitter_splits
 
     if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
         return make_splits("cv", y, folds=int(cv), seed=seed, stratify=stratify, labels=labels), "cv"
-    if isinstance(cv, str) or not hasattr(cv, "split"):
-        raise InvalidInput(f"expected a number of folds or a scikit-learn splitter (with .split), got {cv!r}",
-                           field="cv")
-    if groups is not None:
-        groups = np.asarray(groups)
-        if len(groups) != len(y):
-            raise InvalidInput(f"has {len(groups)} values but y has {len(y)}", field="groups")
-    try:
-        parts = [(np.asarray(train), np.asarray(test)) for train, test in cv.split(features.X, y, groups)]
-    except (ValueError, TypeError) as e:
-        raise InvalidInput(f"{type(cv).__name__} cannot split these data: {e}", field="cv") from None
-    if not parts or any(len(train) == 0 or len(test) == 0 for train, test in parts):
-        raise InvalidInput(f"{type(cv).__name__} gave an empty training or test part", field="cv")
-    tested = np.concatenate([test for _, test in parts])
-    disjoint = len(np.unique(tested)) == len(tested)
-    method = "cv" if disjoint else "repeated-holdout"
-    splits = Splits(method, {"splitter": repr(cv), "parts": len(parts)},
-                    tuple(Split(train, test, 0 if disjoint else i, i if disjoint else 0)
-                          for i, (train, test) in enumerate(parts)))
-    return splits, method
+    return splitter_splits(cv, features.X, y, groups)
 
 
 def validate(

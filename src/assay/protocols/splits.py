@@ -33,7 +33,7 @@ from assay.checks import check_integer, check_seed
 from assay.errors import InvalidInput
 
 __all__ = ["Method", "METHODS", "REPEATED_METHODS", "BOOTSTRAP_METHODS", "Split", "Splits", "make_splits",
-           "DEFAULT_REPEATS", "REGRESSION_METHODS", "regression_splits"]
+           "DEFAULT_REPEATS", "REGRESSION_METHODS", "regression_splits", "splitter_splits"]
 
 Method = Literal["resubstitution", "holdout", "repeated-holdout", "cv", "repeated-cv", "loo", "bootstrap",
                  "bootstrap632", "bootstrap632plus", "train-val-test"]
@@ -348,3 +348,29 @@ def regression_splits(method: str, n: int, *, folds: int = 10, repeats: int | No
     # unstratified methods read only the length of y_codes: two alternating codes stand in for the target
     return make_splits(method, np.arange(n) % 2, folds=folds, repeats=repeats, test_size=test_size, seed=seed,
                        stratify=False)
+
+
+def splitter_splits(cv: Any, X: Any, y: np.ndarray, groups: Any = None) -> tuple[Splits, str]:
+    """The parts a scikit-learn splitter object (``StratifiedKFold``, ``GroupKFold``, ``TimeSeriesSplit``, ...)
+    gives, and the method they follow: k-fold cross-validation when the test parts are disjoint, else
+    repeated holdout (the mean over parts). A user's mistake is ``InvalidInput`` naming ``cv`` or ``groups``."""
+    if isinstance(cv, str) or not hasattr(cv, "split"):
+        raise InvalidInput(f"expected a number of folds or a scikit-learn splitter (with .split), got {cv!r}",
+                           field="cv")
+    if groups is not None:
+        groups = np.asarray(groups)
+        if len(groups) != len(y):
+            raise InvalidInput(f"has {len(groups)} values but y has {len(y)}", field="groups")
+    try:
+        parts = [(np.asarray(train), np.asarray(test)) for train, test in cv.split(X, y, groups)]
+    except (ValueError, TypeError) as e:
+        raise InvalidInput(f"{type(cv).__name__} cannot split these data: {e}", field="cv") from None
+    if not parts or any(len(train) == 0 or len(test) == 0 for train, test in parts):
+        raise InvalidInput(f"{type(cv).__name__} gave an empty training or test part", field="cv")
+    tested = np.concatenate([test for _, test in parts])
+    disjoint = len(np.unique(tested)) == len(tested)
+    method = "cv" if disjoint else "repeated-holdout"
+    splits = Splits(method, {"splitter": repr(cv), "parts": len(parts)},
+                    tuple(Split(train, test, 0 if disjoint else i, i if disjoint else 0)
+                          for i, (train, test) in enumerate(parts)))
+    return splits, method
