@@ -65,16 +65,7 @@ def holm(pvalues: Any) -> np.ndarray:
     >>> holm([0.01, float("nan"), 0.04]).tolist()
     [0.02, nan, 0.04]
     """
-    try:
-        p = np.asarray(pvalues, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidInput("expected a 1-d array of p-values", field="pvalues") from None
-    if p.ndim != 1:
-        raise InvalidInput(f"expected a 1-d array of p-values, got shape {p.shape}", field="pvalues")
-    bad = np.flatnonzero(~np.isnan(p) & ~((p >= 0.0) & (p <= 1.0)))
-    if bad.size:
-        raise InvalidInput(f"{p[bad[0]].item()!r} is not a p-value (between 0 and 1)", field="pvalues",
-                           row=int(bad[0]))
+    p = _checked(pvalues)
     out = np.full(p.shape, np.nan)
     tested = np.flatnonzero(~np.isnan(p))
     k = tested.size

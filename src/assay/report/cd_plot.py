@@ -98,30 +98,9 @@ def _size(result: Any) -> tuple[float, float]:
 
 def save_cd_plot(result: Any, directory: str | os.PathLike[str], *, stem: str = "critical-difference") -> list[str]:
     """Write the diagram to ``directory`` as ``<stem>.svg`` and ``<stem>.png`` (atomically); the paths written."""
-    import io
+    from assay.report.plots import write_figures
 
-    from matplotlib import rc_context
-    from matplotlib.figure import Figure
-
-    from assay.io.atomic import write_atomic
-
-    directory = os.fspath(directory)
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as e:
-        raise InvalidInput(f"cannot create the directory: {e.strerror}", field="directory") from None
-    written = []
-    with rc_context({"svg.hashsalt": "assay", "svg.fonttype": "path", "text.parse_math": False}):
-        figure = Figure(figsize=_size(result), layout="constrained")
-        plot_critical_difference(result, figure.add_subplot())
-        for fmt in ("svg", "png"):
-            path = os.path.join(directory, f"{stem}.{fmt}")
-            buffer = io.BytesIO()
-            figure.savefig(buffer, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
-            write_atomic(path, buffer.getvalue())
-            written.append(path)
-        figure.clear()
-    return written
+    return write_figures([(stem, lambda ax: plot_critical_difference(result, ax), _size(result))], directory)
 
 
 def cd_svg(result: Any) -> str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -904,10 +904,16 @@ def save_plots(result: Any, directory: str | os.PathLike[str]) -> list[str]:
     touched and nothing is left open. SVG files carry no date, so the same
     result gives the same files.
     """
+    return write_figures(_plan(result), directory)
+
+
+def write_figures(plan: Sequence[tuple[str, Callable[[Any], Any], tuple[float, float]]],
+                  directory: str | os.PathLike[str]) -> list[str]:
+    """Draw each (stem, draw(ax), size) of ``plan`` on a figure of its own and write it to ``directory`` as
+    ``<stem>.svg`` and ``<stem>.png``, each atomically; the paths written."""
     from matplotlib import rc_context
     from matplotlib.figure import Figure
 
-    plan = _plan(result)
     directory = os.fspath(directory)
     try:
         os.makedirs(directory, exist_ok=True)

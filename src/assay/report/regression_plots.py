@@ -124,11 +124,6 @@ def save_regression_plots(result: Any, directory: str | os.PathLike[str]) -> lis
     list of str
         The paths written.
     """
-    from matplotlib import rc_context
-    from matplotlib.figure import Figure
-
-    from assay.report.plots import PLOT_FORMATS
-
     if hasattr(result, "models"):
         several = len(result.models) > 1
         reports = [(name, m.report) for name, m in result.models.items()]
@@ -146,33 +141,9 @@ def save_regression_plots(result: Any, directory: str | os.PathLike[str]) -> lis
                      lambda ax, r=report, t=label: plot_residuals(r, ax, title=f"Residuals against predicted{t}")))
     if hasattr(result, "models") and any(m.estimate.per_round is not None for m in result.models.values()):
         plan.append(("folds", lambda ax: _plot_fold_mse(result, ax)))
-    directory = os.fspath(directory)
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as e:
-        raise InvalidInput(f"cannot create the directory: {e.strerror}", field="directory") from None
-    written: list[str] = []
-    with rc_context({"svg.hashsalt": "assay", "svg.fonttype": "path", "text.parse_math": False}):
-        for stem, draw in plan:
-            figure = Figure(figsize=(5.2, 4.8), layout="constrained")
-            draw(figure.add_subplot())
-            for fmt in PLOT_FORMATS:
-                path = os.path.join(directory, f"{stem}.{fmt}")
-                _write(figure, path, fmt)
-                written.append(path)
-            figure.clear()
-    return written
+    from assay.report.plots import write_figures
 
-
-def _write(figure: Any, path: str, fmt: str) -> None:
-    """Save the figure to ``path`` atomically (a reader never sees half a picture); SVG without a date."""
-    import io
-
-    from assay.io.atomic import write_atomic
-
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
-    write_atomic(path, buffer.getvalue())
+    return write_figures([(stem, draw, (5.2, 4.8)) for stem, draw in plan], directory)
 
 
 def _plot_fold_mse(result: Any, ax: Any) -> Any:
