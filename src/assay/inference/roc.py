@@ -183,6 +183,31 @@ def _logistic(x: float) -> float:
     return e / (1.0 + e)
 
 
+def resampled_curves(sc: ScoreCounts, settings: BootstrapSettings) -> Any:
+    """The stratified bootstrap of a summary, ``settings.resamples`` curves a chunk at a time: each resample
+    draws P positives and N negatives with replacement, which on the summary is a multinomial draw of each
+    class's count at every distinct score (the same resamples as drawing the instances). Yields cumulative
+    counts ``(tp, fp)`` of shape (c, m + 1), highest score first, the origin prepended; memory stays
+    O(chunk x distinct scores)."""
+    cp = np.asarray(sc.positives)
+    cn = np.asarray(sc.negatives)
+    if cp.dtype.kind == "f":
+        raise ValueError("the bootstrap needs counts, not weights")
+    n_pos, n_neg = int(cp.sum()), int(cn.sum())
+    m = len(cp)
+    rng = np.random.default_rng(settings.seed)
+    per_chunk = max(1, min(settings.resamples, 4_000_000 // (m + 1)))
+    done = 0
+    while done < settings.resamples:
+        c = min(per_chunk, settings.resamples - done)
+        tp = np.zeros((c, m + 1), dtype=np.int64)
+        fp = np.zeros((c, m + 1), dtype=np.int64)
+        np.cumsum(rng.multinomial(n_pos, cp / n_pos, size=c), axis=1, out=tp[:, 1:])
+        np.cumsum(rng.multinomial(n_neg, cn / n_neg, size=c), axis=1, out=fp[:, 1:])
+        yield tp, fp
+        done += c
+
+
 def bootstrap_operating_points(
     sc: ScoreCounts, targets: np.ndarray, *, given: str, confidence: float = 0.95,
     settings: BootstrapSettings = BootstrapSettings(),
@@ -198,25 +223,10 @@ def bootstrap_operating_points(
     """
     from assay.metrics.ranking import operating_points
 
-    cp = np.asarray(sc.positives)
-    cn = np.asarray(sc.negatives)
-    if cp.dtype.kind == "f":
-        raise ValueError("the bootstrap of operating points needs counts, not weights")
-    n_pos, n_neg = int(cp.sum()), int(cn.sum())
-    m = len(cp)
     targets = np.asarray(targets, dtype=np.float64)
-    rng = np.random.default_rng(settings.seed)
-    per_chunk = max(1, min(settings.resamples, 4_000_000 // (m + 1)))
-    values = np.empty((settings.resamples, len(targets)))
-    done = 0
-    while done < settings.resamples:
-        c = min(per_chunk, settings.resamples - done)
-        tp = np.zeros((c, m + 1), dtype=np.int64)
-        fp = np.zeros((c, m + 1), dtype=np.int64)
-        np.cumsum(rng.multinomial(n_pos, cp / n_pos, size=c), axis=1, out=tp[:, 1:])
-        np.cumsum(rng.multinomial(n_neg, cn / n_neg, size=c), axis=1, out=fp[:, 1:])
-        values[done:done + c] = operating_points(tp, fp, n_pos, n_neg, targets, given=given)[0]
-        done += c
+    n_pos, n_neg = int(np.sum(sc.positives)), int(np.sum(sc.negatives))
+    values = np.concatenate([operating_points(tp, fp, n_pos, n_neg, targets, given=given)[0]
+                             for tp, fp in resampled_curves(sc, settings)])
     alpha = 1.0 - confidence
     bounds = np.quantile(values, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
     return [ConfidenceInterval(float(low), float(high)) for low, high in bounds.T]
@@ -233,20 +243,16 @@ def bootstrap_partial_auc(
     the share of replicates in which the standardisation is defined."""
     from assay.metrics.ranking import mcclish, partial_auc
 
-    cp = np.asarray(sc.positives)
-    cn = np.asarray(sc.negatives)
-    if cp.dtype.kind == "f":
-        raise ValueError("the bootstrap of a partial AUC needs counts, not weights")
-    n_pos, n_neg = int(cp.sum()), int(cn.sum())
-    rng = np.random.default_rng(settings.seed)
+    n_pos, n_neg = int(np.sum(sc.positives)), int(np.sum(sc.negatives))
     raw = np.empty(settings.resamples)
     standard = np.empty(settings.resamples)
-    for b in range(settings.resamples):
-        tpr = np.concatenate(([0.0], np.cumsum(rng.multinomial(n_pos, cp / n_pos)) / n_pos))
-        fpr = np.concatenate(([0.0], np.cumsum(rng.multinomial(n_neg, cn / n_neg)) / n_neg))
-        raw[b] = partial_auc(fpr, tpr, low, high) if focus == "fpr" else partial_auc(tpr, 1.0 - fpr, low, high)
-        s = mcclish(raw[b], low, high, focus)
-        standard[b] = np.nan if s is None else s
+    b = 0
+    for tp, fp in resampled_curves(sc, settings):
+        for tpr, fpr in zip(tp / n_pos, fp / n_neg, strict=True):  # one resampled curve at a time
+            raw[b] = partial_auc(fpr, tpr, low, high) if focus == "fpr" else partial_auc(tpr, 1.0 - fpr, low, high)
+            s = mcclish(raw[b], low, high, focus)
+            standard[b] = np.nan if s is None else s
+            b += 1
     alpha = 1.0 - confidence
     qs = [alpha / 2.0, 1.0 - alpha / 2.0]
     lo, hi = np.quantile(raw, qs)
@@ -262,24 +268,8 @@ def bootstrap_curve_statistic(
     """Stratified percentile bootstrap interval of a statistic of the ROC curve, vectorised: ``statistic(tp,
     fp, n_positive, n_negative)`` maps cumulative counts of shape (c, m + 1) (the origin first) to c values.
     Resamples as :func:`bootstrap_operating_points`; None when the statistic is undefined in over 1% of them."""
-    cp = np.asarray(sc.positives)
-    cn = np.asarray(sc.negatives)
-    if cp.dtype.kind == "f":
-        raise ValueError("the bootstrap needs counts, not weights")
-    n_pos, n_neg = int(cp.sum()), int(cn.sum())
-    m = len(cp)
-    rng = np.random.default_rng(settings.seed)
-    per_chunk = max(1, min(settings.resamples, 4_000_000 // (m + 1)))
-    values = np.empty(settings.resamples)
-    done = 0
-    while done < settings.resamples:
-        c = min(per_chunk, settings.resamples - done)
-        tp = np.zeros((c, m + 1), dtype=np.int64)
-        fp = np.zeros((c, m + 1), dtype=np.int64)
-        np.cumsum(rng.multinomial(n_pos, cp / n_pos, size=c), axis=1, out=tp[:, 1:])
-        np.cumsum(rng.multinomial(n_neg, cn / n_neg, size=c), axis=1, out=fp[:, 1:])
-        values[done:done + c] = statistic(tp, fp, n_pos, n_neg)
-        done += c
+    n_pos, n_neg = int(np.sum(sc.positives)), int(np.sum(sc.negatives))
+    values = np.concatenate([statistic(tp, fp, n_pos, n_neg) for tp, fp in resampled_curves(sc, settings)])
     finite = values[np.isfinite(values)]
     if len(finite) < 0.99 * len(values):
         return None
