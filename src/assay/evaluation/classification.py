@@ -434,9 +434,9 @@ def analyse_confusion(
 
 def _weighted_value(counts: np.ndarray, weights: str) -> float:
     """The weighted kappa of a table of weight totals (its value only)."""
-    k = counts.shape[0]
-    distance = np.abs(np.arange(k)[:, None] - np.arange(k)[None, :]) / (k - 1)
-    w = 1.0 - (distance if weights == "linear" else distance ** 2)
+    from assay.inference.kappa import agreement_weights
+
+    w = agreement_weights(counts.shape[0], weights)
     p = counts / counts.sum()
     pe = float((w * np.outer(p.sum(axis=1), p.sum(axis=0))).sum())
     return (float((w * p).sum()) - pe) / (1.0 - pe)

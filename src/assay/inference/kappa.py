@@ -128,15 +128,21 @@ def kappa_test(matrix: Any, *, confidence: float = 0.95) -> KappaResult:
     np.fill_diagonal(off, 0.0)
     term_b = (1.0 - kappa) ** 2 * float(off.sum())
     term_c = (kappa - pe * (1.0 - kappa)) ** 2
-    var = max((term_a + term_b - term_c) / ((1.0 - pe) ** 2 * n), 0.0)
-    se = float(np.sqrt(var))
+    var = (term_a + term_b - term_c) / ((1.0 - pe) ** 2 * n)
+    var_null = (pe + pe * pe - float((rows * cols * (rows + cols)).sum())) / ((1.0 - pe) ** 2 * n)
+    return _result(m, float(kappa), pe, var, var_null, confidence)
+
+
+def _result(m: np.ndarray, kappa: float, pe: float, var: float, var_null: float, confidence: float,
+            **extra: Any) -> KappaResult:
+    """Kappa's standard errors, interval and z test from its two variances (the estimate's, and under
+    kappa = 0), shared by Cohen's and the weighted kappa."""
     # With a single non-empty row or column, kappa is 0 by construction and both variances
     # are 0: the test cannot be made (computed, they would be rounding noise).
     degenerate = (m.sum(axis=0) > 0).sum() < 2 or (m.sum(axis=1) > 0).sum() < 2
-    var_null = (pe + pe * pe - float((rows * cols * (rows + cols)).sum())) / ((1.0 - pe) ** 2 * n)
     se_null = 0.0 if degenerate else float(np.sqrt(max(var_null, 0.0)))
-    if degenerate or np.count_nonzero(m - np.diag(np.diag(m))) == 0:
-        se = 0.0  # a constant or a perfect predictor: the variance is 0 exactly
+    # a constant or a perfect predictor: the variance is 0 exactly
+    se = 0.0 if degenerate or np.count_nonzero(m - np.diag(np.diag(m))) == 0 else float(np.sqrt(max(var, 0.0)))
     z = float(normal_quantile(0.5 + confidence / 2.0))
     ci = ConfidenceInterval(max(kappa - z * se, -1.0), min(kappa + z * se, 1.0))
     if se_null > 0:
@@ -144,7 +150,14 @@ def kappa_test(matrix: Any, *, confidence: float = 0.95) -> KappaResult:
         pvalue = float(normal_two_sided_p(statistic))
     else:
         statistic, pvalue = float("nan"), float("nan")
-    return KappaResult(float(kappa), pe, se, se_null, confidence, ci, float(statistic), pvalue)
+    return KappaResult(kappa, pe, se, se_null, confidence, ci, float(statistic), pvalue, **extra)
+
+
+def agreement_weights(k: int, weights: str) -> np.ndarray:
+    """The k x k agreement weights of the weighted kappa: 1 - |i - j| / (k - 1) (linear) or
+    1 - (i - j)^2 / (k - 1)^2 (quadratic), by the classes' positions."""
+    distance = np.abs(np.arange(k)[:, None] - np.arange(k)[None, :]) / max(k - 1, 1)
+    return 1.0 - (distance if weights == "linear" else distance ** 2)
 
 
 def weighted_kappa_test(matrix: Any, *, weights: str, confidence: float = 0.95) -> KappaResult:
@@ -171,8 +184,7 @@ def weighted_kappa_test(matrix: Any, *, weights: str, confidence: float = 0.95) 
         raise InvalidInput("the table has no instances", field="matrix")
     if k < 2:
         raise InvalidInput("a weighted kappa needs at least two classes", field="matrix")
-    distance = np.abs(np.arange(k)[:, None] - np.arange(k)[None, :]) / (k - 1)
-    w = 1.0 - (distance if weights == "linear" else distance ** 2)
+    w = agreement_weights(k, weights)
     p = m / n
     rows, cols = p.sum(axis=1), p.sum(axis=0)
     po = float((w * p).sum())
@@ -187,15 +199,5 @@ def weighted_kappa_test(matrix: Any, *, weights: str, confidence: float = 0.95) 
     var = (float((p * (w - spread * (1.0 - kappa)) ** 2).sum()) - (kappa - pe * (1.0 - kappa)) ** 2) \
         / (n * (1.0 - pe) ** 2)
     var_null = (float((np.outer(rows, cols) * (w - spread) ** 2).sum()) - pe * pe) / (n * (1.0 - pe) ** 2)
-    degenerate = (m.sum(axis=0) > 0).sum() < 2 or (m.sum(axis=1) > 0).sum() < 2
-    se = 0.0 if degenerate or np.count_nonzero(m - np.diag(np.diag(m))) == 0 else float(np.sqrt(max(var, 0.0)))
-    se_null = 0.0 if degenerate else float(np.sqrt(max(var_null, 0.0)))
-    z = float(normal_quantile(0.5 + confidence / 2.0))
-    ci = ConfidenceInterval(max(kappa - z * se, -1.0), min(kappa + z * se, 1.0))
-    if se_null > 0:
-        statistic = kappa / se_null
-        pvalue = float(normal_two_sided_p(statistic))
-    else:
-        statistic, pvalue = float("nan"), float("nan")
-    return KappaResult(float(kappa), pe, se, se_null, confidence, ci, float(statistic), pvalue,
-                       method="fleiss-cohen-everitt-weighted", weights=weights)
+    return _result(m, float(kappa), pe, var, var_null, confidence, method="fleiss-cohen-everitt-weighted",
+                   weights=weights)
