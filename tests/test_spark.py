@@ -69,6 +69,10 @@ def test_labels_on_spark_equal_the_in_memory_result(spark):
     costs = {"fp": 1, "fn": 10}  # the expected cost of the labels, as in memory
     assert assay.spark.evaluate(df, truth="y", pred="yhat", bootstrap=200, costs=costs).to_dict() == \
         assay.evaluate(y, y_pred=pred, bootstrap=200, costs=costs).to_dict()
+    matrix = {"neg": {"neg": 0, "pos": 2}, "pos": {"neg": 7, "pos": 0}}  # a cost matrix and the weighted kappa
+    assert assay.spark.evaluate(df, truth="y", pred="yhat", bootstrap=200, cost_matrix=matrix,
+                                kappa_weights="quadratic").to_dict() == \
+        assay.evaluate(y, y_pred=pred, bootstrap=200, cost_matrix=matrix, kappa_weights="quadratic").to_dict()
 
 
 def test_numeric_labels_and_negative_scores(spark):
