@@ -233,3 +233,36 @@ def test_ctrl_c_under_parallel_validation_prints_no_worker_traceback(tmp_path):
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
     assert "Traceback" not in err.decode() and err.decode().strip().endswith("assay: interrupted")
+
+
+@pytest.mark.parametrize("signum, status, word", [(signal.SIGINT, 130, "interrupted"),
+                                                  (signal.SIGTERM, 143, "terminated")])
+def test_a_signal_while_the_command_line_loads_is_told(tmp_path, signum, status, word):
+    """Issue 18, item 0: a signal in the first tenths of a second (while the command line imports) ended the
+    process with status 143 and no word. From the moment assay's own code runs, every signal is told."""
+    for delay in (0.05, 0.1, 0.15, 0.2, 0.3, 0.45):
+        code, out, err = _signalled(["interval", "--successes", "8", "--n", "10"], signum, delay, tmp_path)
+        if code == 0:
+            continue
+        if (code == -signum and err == "") or "Fatal Python error: init_import_site" in err:
+            continue  # Python itself was still starting (its site module): no code of assay's had run
+        assert (code, err.strip()) == (status, f"assay: {word}"), (delay, code, err)
+
+
+def test_a_ctrl_c_swallowed_inside_a_string_exec_keeps_exit_130(tmp_path):
+    """Issue 18, item 0: CPython marks a KeyboardInterrupt that ends a string exec (dataclasses and
+    namedtuples run one while modules load) as unhandled even when it is caught, and under ``python -m`` then
+    kills itself with SIGINT at exit: status -2 instead of 130 in 2 runs of 5 of the parallel-validation test."""
+    (tmp_path / "interrupted_in_exec.py").write_text(
+        "import assay.cli\n"
+        "def _run(args):\n"
+        "    try:\n"
+        "        exec('raise KeyboardInterrupt')\n"
+        "    except KeyboardInterrupt:\n"
+        "        assay.cli._say('assay: interrupted')\n"
+        "        return assay.cli.INTERRUPTED\n"
+        "assay.cli._run = _run\n"
+        "assay.cli.main()\n")
+    done = subprocess.run([sys.executable, "-m", "interrupted_in_exec"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr.strip()) == (130, "assay: interrupted")

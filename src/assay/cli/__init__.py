@@ -12,11 +12,29 @@ import signal
 import sys
 from collections.abc import Sequence
 
-try:  # SIGTERM while the command line loads: a plain exit (put back at the end of this module; main()
-    # installs its own handlers for the run)
-    _sigterm_before_loading = signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
+
+def _terminated_while_loading(signum: int, frame: object) -> None:
+    """SIGTERM while the command line loads: nothing has been written yet and nothing needs cleaning, so the
+    process ends at once, with the same line and status as a SIGTERM during the run. (Raising SystemExit here
+    would land inside whichever import is running, where a library may swallow it, or end the process with no
+    word: a window in which a signal went unexplained.)"""
+    os.write(2, b"assay: terminated\n")
+    os._exit(143)
+
+
+def _interrupted_while_loading(signum: int, frame: object) -> None:
+    """Ctrl-C while the command line loads: likewise, one line and status 130."""
+    os.write(2, b"assay: interrupted\n")
+    os._exit(130)
+
+
+try:  # installed before anything slow is imported; put back at the end of this module (main() installs its
+    # own handlers for the run)
+    _sigterm_before_loading = signal.signal(signal.SIGTERM, _terminated_while_loading)
+    _sigint_before_loading = signal.signal(signal.SIGINT, _interrupted_while_loading) \
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler else None
 except ValueError:  # imported outside the main thread
-    _sigterm_before_loading = None
+    _sigterm_before_loading = _sigint_before_loading = None
 
 try:  # a Ctrl-C while the command line loads ends it with one line, as any other Ctrl-C
     import click
@@ -58,6 +76,8 @@ for module in (report, validate, compare, calculators, demo, plan, friedman):
 
 if _sigterm_before_loading is not None:
     signal.signal(signal.SIGTERM, _sigterm_before_loading)
+if _sigint_before_loading is not None:
+    signal.signal(signal.SIGINT, _sigint_before_loading)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -93,8 +113,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
     if argv is None:
+        _forget_swallowed_interrupt()
         sys.exit(status)
     return status
+
+
+def _forget_swallowed_interrupt() -> None:
+    """Keep the exit status that was chosen.
+
+    CPython marks a KeyboardInterrupt that ends any string ``exec`` (as dataclasses and namedtuples run while
+    modules load) as "unhandled", even when a caller catches it; under ``python -m`` the interpreter then kills
+    itself with SIGINT as it exits, whatever status was asked (``Py_RunMain``'s ``exit_sigint``). A Ctrl-C
+    that landed inside such an exec, already told and handled, would so turn exit 130 into death by signal.
+    Every string exec starts by clearing that mark: an empty one clears it.
+    """
+    exec("")  # noqa: S102 - an empty string, for its side effect on the interpreter's flag
 
 
 class _Terminated(BaseException):
