@@ -8,6 +8,8 @@ pyarrow error or hang.
 
 import json
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -141,6 +143,24 @@ def test_labels_that_are_not_labels(labels):
         assay.evaluate(labels, y_pred=labels)
 
 
+@pytest.mark.parametrize(("dtype", "values"), [(np.int8, [-100, 0, 100]), (np.int8, [-128, 127]),
+                                               (np.int16, [-32768, 0, 32767]), (np.uint8, [0, 128, 255]),
+                                               (np.uint64, [2**64 - 1, 2**64 - 3, 2**64 - 2])])
+def test_integer_labels_at_the_edges_of_their_type(dtype, values):
+    """Issue 22.10: array - low in int8 overflowed (100 - (-100)): ValueError from np.bincount, in
+    confusion_counts, evaluate, roc_curve, average_precision and compare."""
+    y = np.array(values * 2, dtype=dtype)
+    assert assay.confusion_counts(y, y).counts.tolist() == (2 * np.eye(len(values), dtype=int)).tolist()
+    assert assay.evaluate(y, y_pred=y).metrics["accuracy"].value == 1.0
+    assert sorted(assay.evaluate(y, y_pred=y).classes) == sorted(values)
+    two = np.array([values[0], values[-1]] * 3, dtype=dtype)
+    scores = [0.1, 0.9, 0.3, 0.6, 0.4, 0.8]
+    assert assay.roc_auc(two, scores, pos_label=values[-1]) == 1.0
+    assert assay.average_precision(two, scores, pos_label=values[-1]) == 1.0
+    assert assay.roc_curve(two, scores, pos_label=values[-1])[1][-1] == 1.0
+    assert assay.compare(two, two, two[::-1].copy(), bootstrap=200).tests["mcnemar"].b == 6  # the second all wrong
+
+
 def test_combined_hull_of_nothing():
     with pytest.raises(InvalidInput, match="^rankings: "):
         assay.combined_hull({})
@@ -229,7 +249,7 @@ def test_validate_feature_too_large_names_the_column(tmp_path, capsys):
     path.write_text("x1,x2,y\n" + "\n".join(rows) + "\n")
     status, out, err = cli(["validate", str(path), "--target", "y", "--model", "naive-bayes", "--folds", "3"], capsys)
     one_line_error(status, err)
-    assert "x2 row 4" in err and "1e+308" in err
+    assert "column 'x2' row 4" in err and "1e+308" in err
 
 
 # ----------------------------------------------------------------------------
@@ -295,6 +315,12 @@ def _labels(n):
         st.lists(st.sampled_from([0, 1, None, math.nan]), min_size=n, max_size=n),
         st.lists(st.sampled_from([1j, {"a": 1}, (1,), 0]), min_size=n, max_size=n),
         st.lists(st.sampled_from([0, 1.0, "1", True]), min_size=n, max_size=n),
+        # integer labels at the edges of their type: a - low overflowed in int8 (issue 22.10)
+        st.tuples(st.sampled_from([(np.int8, -128, 127), (np.int8, -100, 100), (np.int16, -32768, 32767),
+                                   (np.uint8, 0, 255), (np.uint64, 2**64 - 3, 2**64 - 1),
+                                   (np.int64, -2**63, -2**63 + 2)]),
+                  st.lists(st.integers(0, 2), min_size=n, max_size=n))
+        .map(lambda t: np.array([(t[0][1], (t[0][1] + t[0][2]) // 2, t[0][2])[i] for i in t[1]], dtype=t[0][0])),
     )
 
 
@@ -314,15 +340,30 @@ def _maybe(default, alternative=None):
         st.one_of(st.just(default), alternative, HOSTILE)
 
 
+FUZZED = ["evaluate", "evaluate_confusion", "rank", "roc_auc", "roc_curve", "average_precision",
+          "precision_recall_curve", "proportion_ci", "mcnemar", "kappa_test", "error_difference", "compare",
+          "delong_test", "mcnemar_predictions", "cochran_q", "corrected_resampled_t", "combined_hull",
+          "evaluate_regression", "confusion_counts", "compare_unpaired", "friedman", "weighted_kappa_test"]
+"""The public functions the fuzz covered first."""
+
+NEWER = ["error_difference_from_counts", "f_test_5x2cv", "paired_t_5x2cv", "paired_bootstrap", "validate",
+         "validate_over_datasets", "evaluate_batches", "evaluate_file", "rank_file", "critical_z", "z_confidence",
+         "normal_table", "plot_critical_difference", "mix", "roc_region", *(f"plan.{f}" for f in [
+             "proportion_n", "proportion_half_width", "auc_power", "auc_pair_power", "auc_pair_power_pilot",
+             "mcnemar_n", "mcnemar_power", "difference_n", "difference_power"])]
+"""The public functions added since (issue 22.10): with FUZZED, every function of ``assay.__all__`` and of
+``assay.plan``."""
+
+TWO_CLASS = str(Path(__file__).resolve().parent / "data" / "two_class_example.csv")
+
+
 @st.composite
-def api_calls(draw):
+def api_calls(draw, only=None):
     n = draw(st.sampled_from([0, 1, 2, 6, 12]))
     y = draw(_maybe(draw(_labels(n))))
-    name = draw(st.sampled_from(["evaluate", "evaluate_confusion", "rank", "roc_auc", "roc_curve",
-                                 "average_precision", "precision_recall_curve", "proportion_ci", "mcnemar",
-                                 "kappa_test", "error_difference", "compare", "delong_test", "mcnemar_predictions",
-                                 "cochran_q", "corrected_resampled_t", "combined_hull", "evaluate_regression",
-                                 "confusion_counts", "compare_unpaired", "friedman", "weighted_kappa_test"]))
+    name = only or draw(st.sampled_from(FUZZED + NEWER))
+    if name in NEWER:
+        return name, _newer_call(draw, name, n, y)
     f = getattr(assay, name)
     options = {"confidence": draw(_maybe(0.95)), "seed": draw(_maybe(0)), "bootstrap": draw(_maybe(200))}
     matrix = st.lists(st.lists(st.one_of(st.integers(-2, 30), st.sampled_from([1e20, 2**64, 1.5, math.nan])),
@@ -398,6 +439,86 @@ def api_calls(draw):
     return name, lambda: f(draw(HOSTILE), draw(HOSTILE), confidence=options["confidence"])
 
 
+def _newer_call(draw, name, n, y):
+    """A call of one of the NEWER functions, each argument plausible or hostile."""
+    confidence = draw(_maybe(0.95))
+    if name.startswith("plan."):
+        f = getattr(assay.plan, name[5:])
+        number = st.one_of(st.sampled_from([5e-324, 1e-300, 1e-16, 0.0, 0.05, 0.3, 0.5, 0.7, 0.8, 0.95, 1.0,
+                                            1e15, 1e300, 10**20]), st.floats(0, 1), HOSTILE)
+        level = st.one_of(st.none(), number)
+        if name == "plan.auc_pair_power":
+            return lambda: f(draw(number), a1=draw(_maybe(1.0)), b1=draw(_maybe(1.0)), a2=draw(_maybe(1.5)),
+                             b2=draw(_maybe(1.0)), rn=draw(_maybe(0.5)), ra=draw(_maybe(0.5)),
+                             fpr_range=draw(_maybe(None, st.just((0.0, 0.2)))), ncases=draw(level),
+                             kappa=draw(level), sig_level=draw(_maybe(0.05, level)), power=draw(level))
+        if name == "plan.auc_pair_power_pilot":
+            return lambda: f(draw(number), draw(number), var1=draw(number), var2=draw(number), cov=draw(number),
+                             pilot_ncases=draw(_maybe(40)), pilot_ncontrols=draw(_maybe(70)), ncases=draw(level),
+                             sig_level=draw(_maybe(0.05, level)), power=draw(level))
+        if name == "plan.auc_power":
+            return lambda: f(draw(level), ncases=draw(level), ncontrols=draw(level), kappa=draw(level),
+                             sig_level=draw(_maybe(0.05, level)), power=draw(level))
+        if name in ("plan.proportion_n", "plan.proportion_half_width"):
+            return lambda: f(draw(number), draw(number), confidence=confidence, method=draw(_maybe(
+                "wilson", st.sampled_from(["normal", "clopper-pearson", "jeffreys", "agresti-coull"]))))
+        if name in ("plan.mcnemar_n", "plan.difference_n"):
+            return lambda: f(draw(number), draw(number), confidence=confidence, power=draw(_maybe(0.8, number)))
+        if name == "plan.mcnemar_power":
+            return lambda: f(draw(number), draw(number), draw(number), confidence=confidence)
+        return lambda: f(draw(number), draw(number), draw(number), draw(number), confidence=confidence)
+    f = getattr(assay, name)
+    if name == "error_difference_from_counts":
+        return lambda: f(draw(_maybe(5)), draw(_maybe(30)), draw(_maybe(20)), draw(_maybe(200)),
+                         confidence=confidence)
+    if name in ("f_test_5x2cv", "paired_t_5x2cv"):
+        table = _maybe(np.full((5, 2), 0.01), st.lists(st.lists(st.floats(allow_nan=True, allow_infinity=True),
+                                                                 min_size=2, max_size=2), min_size=4, max_size=6))
+        return (lambda: f(draw(table))) if name == "f_test_5x2cv" else \
+            (lambda: f(draw(table), confidence=confidence))
+    if name == "paired_bootstrap":
+        codes = _maybe([0, 1, 1, 0, 1, 0], st.lists(st.integers(-1, 3), min_size=n, max_size=n))
+        from assay.metrics.confusion import accuracy
+
+        return lambda: f(draw(codes), draw(codes), draw(codes), draw(_maybe(2)), draw(_maybe(accuracy)),
+                         confidence=confidence, resamples=draw(_maybe(200)), seed=draw(_maybe(0)))
+    if name == "validate":
+        return lambda: f(dataset=draw(_maybe("iris", st.just("nope"))), models=draw(_maybe(["zero-r"], st.just(
+            ["naive-bayes", "zero-r"]))), method=draw(_maybe("cv", st.sampled_from(["holdout", "unknown"]))),
+            folds=draw(_maybe(2)), bootstrap=draw(_maybe(100)), seed=draw(_maybe(0)), confidence=confidence,
+            costs=draw(_maybe(None)))
+    if name == "validate_over_datasets":
+        small = {"x": [0.1, 0.5, 0.9, 0.2, 0.8, 0.3, 0.7, 0.4], "y": [0, 1, 1, 0, 1, 0, 1, 0]}
+        return lambda: f(draw(_maybe([("a", small, "y"), ("b", small, "y")], st.just(["iris"]))),
+                         models=draw(_maybe(["zero-r"])), folds=draw(_maybe(2)), bootstrap=draw(_maybe(100)))
+    if name == "evaluate_batches":
+        part = st.tuples(_maybe(draw(_labels(n))), _maybe(draw(_scores(n))))
+        return lambda: f(draw(_maybe([draw(part)], st.lists(part, max_size=3))),
+                         kind=draw(_maybe("y_score", st.just("y_pred"))), confidence=confidence,
+                         bootstrap=draw(_maybe(200)), memory=draw(_maybe(None, st.just(1 << 20))))
+    if name in ("evaluate_file", "rank_file"):
+        source = _maybe(TWO_CLASS, st.just("/nonexistent/x.csv"))
+        columns = {"truth": draw(_maybe("truth", st.just("nope"))), "score": draw(_maybe("Class1"))}
+        extra = {"positive": draw(_maybe("Class1"))} if name == "rank_file" else {
+            "positive": draw(_maybe("Class1")), "bootstrap": draw(_maybe(200))}
+        return lambda: f(draw(source), **columns, confidence=confidence, **extra)
+    if name == "critical_z":
+        return lambda: f(confidence, two_sided=draw(_maybe(True)))
+    if name == "z_confidence":
+        return lambda: f(draw(_maybe(1.96)), two_sided=draw(_maybe(True)))
+    if name == "normal_table":
+        return lambda: f(draw(_maybe(None, st.just(0.9))), z=draw(_maybe(None, st.just(1.53))),
+                         two_sided=draw(_maybe(True)))
+    if name == "plot_critical_difference":
+        return lambda: f(draw(_maybe(assay.friedman(np.array([[0.9, 0.8, 0.7], [0.8, 0.7, 0.6]])))),
+                         draw(_maybe(None)))
+    if name == "mix":
+        point = _maybe((0.1, 0.5), st.tuples(st.floats(allow_nan=True), st.floats(allow_nan=True)))
+        return lambda: f(draw(point), draw(point), draw(_maybe(0.25, st.floats(allow_nan=True))))
+    assert name == "roc_region"
+    return lambda: f(draw(_maybe(0.1, st.floats(allow_nan=True))), draw(_maybe(0.5, st.floats(allow_nan=True))))
+
+
 @settings(max_examples=300)
 @given(api_calls())
 def test_api_fuzz_only_invalid_input_escapes(call):
@@ -406,3 +527,18 @@ def test_api_fuzz_only_invalid_input_escapes(call):
         thunk()
     except InvalidInput:
         pass
+
+
+@pytest.mark.parametrize("name", NEWER)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_api_fuzz_each_newer_function(name, data):
+    """Issue 22.10: every public function the fuzz above did not reach, 25 calls each."""
+    _, thunk = data.draw(api_calls(only=name))
+    try:
+        thunk()
+    except InvalidInput:
+        pass
+    finally:
+        if "matplotlib.pyplot" in sys.modules:
+            sys.modules["matplotlib.pyplot"].close("all")

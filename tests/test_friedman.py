@@ -305,3 +305,105 @@ def test_validate_several_files_ranks_the_models_over_them(tmp_path, capsys):
     status = main(["validate", *paths, "--model", "knn", "--folds", "3"])
     out, err = capsys.readouterr()
     assert status == 2 and "--target" in err
+
+
+# ---------------------------------------------------------------------------------------------------
+# Many models (issue 22.2): the Nemenyi p-values without a call per pair, and a limit on the models.
+# Oracle: scipy.stats.studentized_range.sf (1 minus its cdf, integrated to 1e-11 absolute), per pair;
+# and for k = 2 the closed form P(R >= q) = 2 Phi(-q / sqrt 2).
+
+
+def _separated_scores(n, k, seed):
+    rng = np.random.default_rng(seed)
+    return np.arange(k)[None, :] * 0.01 + rng.normal(0.0, 0.02, (n, k))
+
+
+@pytest.mark.parametrize("n, k, seed", [(14, 4, 0), (6, 12, 1), (30, 60, 2), (3, 150, 3)])
+def test_nemenyi_pvalues_match_scipy_per_pair(n, k, seed, monkeypatch):
+    """(30, 60) and (3, 150) have more distinct rank differences than table nodes: the interpolated path."""
+    from scipy.stats import studentized_range
+
+    table = _separated_scores(n, k, seed)
+    scale = np.sqrt(k * (k + 1) / (6.0 * n))
+    expected = {}
+    r = friedman_nemenyi(table)
+    pairs = r.pairs if len(r.pairs) <= 400 else r.pairs[:: len(r.pairs) // 400]
+    for p in pairs:
+        q = p.rank_difference / scale * np.sqrt(2.0)
+        expected[p.first, p.second] = float(studentized_range.sf(q, k, np.inf)) if p.rank_difference > 0 else 1.0
+    for p in pairs:
+        assert p.pvalue == pytest.approx(expected[p.first, p.second], abs=1e-8), (p.first, p.second)
+        assert p.significant == (p.rank_difference > r.critical_difference)
+
+
+def test_nemenyi_makes_no_call_per_pair(monkeypatch):
+    """Before: one studentized_range.sf call per pair, 27 s for 500 models."""
+    import scipy.stats
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("studentized_range.sf called")
+
+    monkeypatch.setattr(scipy.stats.studentized_range, "sf", refuse)
+    r = friedman_nemenyi(_separated_scores(5, 30, 4))
+    assert len(r.pairs) == 30 * 29 // 2 and r.different_pairs()
+
+
+@pytest.mark.parametrize("k", [2, 3, 10, 200, 1000])
+def test_studentized_range_sf_table_is_within_1e_8_of_the_direct_integral(k):
+    from assay.inference.distributions import _range_sf_integral, studentized_range_sf
+
+    q = np.linspace(0.003, 45.0, 4001)  # more points than nodes: the table
+    direct = _range_sf_integral(q[::20], k)
+    tabled = studentized_range_sf(q, k)[::20]
+    assert np.all(np.abs(tabled - direct) <= 1e-8 * direct + 1e-300)
+    tail = studentized_range_sf(q, k)
+    assert np.all(np.diff(tail) <= 4e-16 * tail[1:])  # decreasing, to rounding
+
+
+def test_studentized_range_sf_keeps_small_tails():
+    """k = 2: the range of two normals is |X - Y|, P(R >= q) = 2 Phi(-q/sqrt 2), to 1e-11 relative where
+    SciPy's 1 - cdf gives 0 past about 1e-16."""
+    from scipy.stats import norm
+
+    from assay.inference.distributions import studentized_range_sf
+
+    q = np.array([0.5, 3.0, 12.0, 25.0, 50.0])
+    assert studentized_range_sf(q, 2) == pytest.approx(2.0 * norm.sf(q / np.sqrt(2.0)), rel=1e-11)
+    assert studentized_range_sf(np.array([0.0, -1.0, 60.0, np.inf]), 5).tolist() == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_more_models_than_the_limit_refused_quickly(tmp_path):
+    """Before: no limit, 501 models ran the Nemenyi test on 125,250 pairs (a SciPy call each) and answered."""
+    import subprocess
+    import sys
+
+    from assay.limits import MAX_MODELS
+
+    k = MAX_MODELS + 1
+    path = tmp_path / "many.csv"
+    path.write_text("dataset," + ",".join(f"m{j}" for j in range(k)) + "\n"
+                    + "".join(f"d{i}," + ",".join(f"{(j * 7 + i) % 13 / 13:.3f}" for j in range(k)) + "\n"
+                              for i in range(3)))
+    done = subprocess.run([sys.executable, "-m", "assay", "friedman", str(path)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and f"at most {MAX_MODELS:,} models" in done.stderr
+    with pytest.raises(InvalidInput, match="at most"):
+        assay.friedman(np.zeros((2, k)))
+
+
+def test_text_lists_at_most_a_hundred_pairs_and_json_every_pair(tmp_path, capsys):
+    from assay.report.friedman import PAIRS_SHOWN
+
+    k = 40
+    table = _separated_scores(12, k, 5)
+    rows = [[f"d{i}", *(f"{v:.5f}" for v in table[i])] for i in range(len(table))]
+    path = write_table(tmp_path, rows, ["dataset", *(f"m{j}" for j in range(k))])
+    status, out, err = run(["friedman", path, "--format", "json"], capsys)
+    assert status == 0, err
+    pairs = json.loads(out)["nemenyi"]["pairs"]
+    different = sum(p["significant"] for p in pairs)
+    assert len(pairs) == k * (k - 1) // 2 and different > PAIRS_SHOWN
+    status, out, err = run(["friedman", path], capsys)
+    assert status == 0, err
+    assert f"and {different - PAIRS_SHOWN:,} more of the {different:,} pairs" in out

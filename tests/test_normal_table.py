@@ -144,18 +144,23 @@ def test_cli_z_help(capsys):
 
 
 # ----------------------------------------------------------------------------
-# the normal (Wald) interval where it fails: n·p or n·(1 - p) below 5
+# the normal approximation where it fails: Mitchell's rules of thumb (1997, ch. 5), n >= 30 and
+# n·p(1 - p) >= 5; for McNemar's chi-squared, b + c >= 25 (the usual rule). Issue 18.12: only
+# `interval --method normal` warned, and only below n·p = 5.
 
 
-@pytest.mark.parametrize(("k", "n", "words"), [(3, 100, "n·p = 3 < 5"), (97, 100, "n·(1 − p) = 3 < 5"),
-                                               (0, 10, "n·p = 0 < 5"), (4, 8, "n·p = 4 < 5")])
+@pytest.mark.parametrize(("k", "n", "words"), [
+    (3, 100, "n·p(1 − p) = 2.91 < 5"), (97, 100, "n·p(1 − p) = 2.91 < 5"),
+    (0, 10, "n = 10 < 30 and n·p(1 − p) = 0 < 5"), (10, 20, "n = 20 < 30"), (4, 8, "n = 8 < 30"),
+])
 def test_wald_note(k, n, words):
     r = assay.proportion_ci(k, n, method="normal")
-    assert r.note is not None and words in r.note and "Wilson" in r.note
+    assert r.note is not None and words in r.note and "Wilson or Clopper-Pearson" in r.note
+    assert "Mitchell 1997, ch. 5" in r.note and "n ≥ 30 and n·p(1 − p) ≥ 5" in r.note
     assert r.to_dict()["note"] == r.note
 
 
-@pytest.mark.parametrize(("k", "n", "method"), [(5, 10, "normal"), (50, 100, "normal"), (3, 100, "wilson"),
+@pytest.mark.parametrize(("k", "n", "method"), [(15, 30, "normal"), (50, 100, "normal"), (3, 100, "wilson"),
                                                 (3, 100, "clopper-pearson")])
 def test_no_wald_note(k, n, method):
     r = assay.proportion_ci(k, n, method=method)
@@ -165,10 +170,58 @@ def test_no_wald_note(k, n, method):
 def test_cli_interval_warns(capsys):
     status, out, err = run(["interval", "-k", "3", "-n", "100", "--method", "normal"], capsys)
     assert status == 0, err
-    assert "the normal interval is unreliable here: n·p = 3 < 5 (Wilson's is not)" in out
+    assert "Warning: the normal approximation is unreliable here: n·p(1 − p) = 2.91 < 5" in out
     status, out, _ = run(["interval", "-k", "3", "-n", "100", "--method", "normal", "--format", "json"], capsys)
     assert "unreliable" in json.loads(out)["note"]
     status, out, _ = run(["interval", "-k", "3", "-n", "100"], capsys)
     assert "unreliable" not in out
     status, out, _ = run(["interval", "-k", "50", "-n", "100", "--method", "normal", "--format", "markdown"], capsys)
     assert "unreliable" not in out
+
+
+def _three_ways(argv, capsys):
+    """The text, the Markdown and the JSON of one command."""
+    outputs = []
+    for fmt in ("text", "markdown", "json"):
+        status, out, err = run([*argv, "--format", fmt], capsys)
+        assert status == 0, err
+        outputs.append(out)
+    return outputs[0], outputs[1], json.loads(outputs[2])
+
+
+def test_difference_warns_on_small_test_sets(capsys):
+    """`assay difference` with n1 = n2 = 10 said nothing."""
+    text, markdown, d = _three_ways(["difference", "--e1", "0.1", "--n1", "10", "--e2", "0.3", "--n2", "10"], capsys)
+    for out in (text, markdown, d["note"]):
+        assert "normal approximation is unreliable here: n1 = 10 < 30" in out
+        assert "Wilson or Clopper-Pearson" in out and "Mitchell 1997, ch. 5" in out
+    _, _, large = _three_ways(["difference", "--e1", "0.3", "--n1", "100", "--e2", "0.4", "--n2", "200"], capsys)
+    assert large["note"] is None
+    assert assay.error_difference(0.15, 30, 0.25, 5000).note.count("n1·e1(1 − e1) = 3.82 < 5") == 1
+
+
+def test_mcnemar_chi_squared_warns_below_25_discordant_pairs(capsys):
+    """`assay mcnemar` used the chi-squared approximation at b + c = 7 without a word."""
+    text, markdown, d = _three_ways(["mcnemar", "--table", "10", "4", "3", "20"], capsys)
+    for out in (text, markdown, d["note"]):
+        assert "chi-squared approximation is unreliable here: b + c = 7 < 25" in out
+        assert "usual rule of thumb" in out and "exact binomial test" in out
+    for argv in (["--table", "10", "4", "3", "20", "--method", "exact"], ["--table", "80", "40", "20", "60"]):
+        text, _, d = _three_ways(["mcnemar", *argv], capsys)
+        assert "note" not in d and "unreliable" not in text
+    assert assay.mcnemar([[0, 4], [3, 0]], method="chi2").note is not None
+    assert assay.mcnemar([[0, 4], [3, 0]], method="auto").note is None
+
+
+def test_report_interval_normal_warns(tmp_path, capsys):
+    """`assay report --interval normal` on 5 instances said nothing."""
+    path = tmp_path / "five.csv"
+    path.write_text("y,yhat\n1,1\n0,0\n1,0\n0,0\n1,1\n")
+    argv = ["report", str(path), "--truth", "y", "--pred", "yhat", "--interval", "normal"]
+    text, markdown, d = _three_ways(argv, capsys)
+    for out in (text, markdown):
+        assert "Warning: Accuracy: the normal approximation is unreliable here: n = 5 < 30" in out
+    assert "n = 5 < 30" in d["metrics"]["accuracy"]["note"] and d["metrics"]["accuracy"]["method"] == "normal"
+    assert "n = 3 < 30" in d["metrics"]["recall"]["note"]
+    text, _, d = _three_ways(argv[:-2], capsys)  # Wilson's: no warning
+    assert "unreliable" not in text and d["metrics"]["accuracy"]["note"] is None

@@ -438,3 +438,71 @@ def test_cli_help_shows_examples(capsys):
         status, out, _ = run(argv, capsys)
         assert status == 0 and "Example" in out and "assay plan" in out
         assert "seed" not in out.lower()
+
+
+# ----------------------------------------------------------------------------
+# issue 22.5 and 22.11: a difference so small that its square underflows, and groups past 2^53
+
+TOO_MANY = "the answer needs more than 9,007,199,254,740,992 instances"
+PAIR = ["--a1", "1", "--b1", "1", "--a2", "1", "--b2", "1", "--rn", "0.5", "--ra", "0.5"]
+
+
+@pytest.mark.parametrize(("argv", "option"), [
+    (["plan", "mcnemar", "--p10", "1e-300", "--p01", "0", "--power", "0.8"], "--p01"),
+    (["plan", "mcnemar", "--p10", "5e-324", "--p01", "0", "--power", "0.8"], "--p01"),
+    (["plan", "difference", "--e1", "0", "--e2", "1e-300", "--power", "0.8"], "--e2"),
+    (["plan", "auc-pair", "--delta", "1e-300", *PAIR, "--power", "0.8"], "--power"),
+    (["plan", "proportion", "--p", "0.5", "--half-width", "1e-300", "--method", "normal"], "--half-width"),
+    (["plan", "auc", "--auc", "0.7", "--kappa", "1e300", "--power", "0.8"], "--kappa"),
+])
+def test_too_small_a_difference_is_refused_with_the_limit(capsys, argv, option):
+    """Before: ZeroDivisionError (delta² underflowed to 0) for the first four; 1.95e301 controls for the last."""
+    status, out, err = run(argv, capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"assay: error: {option}: {TOO_MANY}"), err
+
+
+@pytest.mark.parametrize("call", [
+    lambda: plan.mcnemar_n(1e-300, 0.0), lambda: plan.difference_n(0.0, 1e-300),
+    lambda: plan.auc_pair_power(1e-300, a1=1, b1=1, a2=1, b2=1, rn=0.5, ra=0.5, power=0.8),
+    lambda: plan.auc_power(0.7, kappa=1e300, power=0.8), lambda: plan.proportion_n(0.5, 1e-300, method="normal"),
+])
+def test_too_small_a_difference_is_refused_in_the_api(call):
+    with pytest.raises(InvalidInput, match=TOO_MANY):
+        call()
+
+
+@pytest.mark.parametrize(("kwargs", "field", "words"), [
+    ({"kappa": 1e300, "ncases": 10}, "kappa", r"implies 1e\+301 controls"),
+    ({"ncontrols": 1e300, "ncases": 10}, "ncontrols", "at most 9,007,199,254,740,992"),
+    ({"ncases": 1e20}, "ncases", "at most 9,007,199,254,740,992"),
+    ({"ncases": 5e-324, "kappa": 1e-300}, "kappa", "a group needs a positive size"),
+])
+def test_auc_groups_past_the_largest_count_are_refused(kwargs, field, words):
+    """Before: plan auc --kappa 1e300 computed the power of 1e301 controls (the other plans cap at 2^53)."""
+    with pytest.raises(InvalidInput, match=words) as e:
+        plan.auc_power(0.7, **kwargs)
+    assert e.value.field == field
+
+
+def test_low_power_plans_end_quickly():
+    """Before: mcnemar_n stepped one instance at a time from a closed form that is far off below 50% power
+    (p10 = 1e-9, power 0.05: hours); now a bisection of a few dozen steps. In a subprocess, with a timeout."""
+    import subprocess
+    import sys
+
+    code = ("from assay import plan\n"
+            "for p10 in (1e-9, 1e-16):\n"
+            "    r = plan.mcnemar_n(p10, 0.0, power=0.05)\n"
+            "    assert r.power >= 0.05 and (r.n == 1 or plan.mcnemar_power(p10, 0.0, r.n - 1).power < 0.05)\n"
+            "print('done')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "done", done.stderr
+
+
+@pytest.mark.parametrize(("p10", "p01", "power"), [(0.05, 0.45, 0.8), (0.15, 0.05, 0.8), (0.3, 0.1, 0.5),
+                                                   (0.2, 0.1, 0.3), (0.01, 0.02, 0.9)])
+def test_mcnemar_n_is_the_smallest(p10, p01, power):
+    r = plan.mcnemar_n(p10, p01, power=power)
+    assert r.power >= power
+    assert r.n == 1 or plan.mcnemar_power(p10, p01, r.n - 1).power < power

@@ -200,7 +200,11 @@ def test_roc_of_a_validation_has_one_curve_per_model_and_their_combined_hull(val
         curve = _line(ax, f"{name} (AUC {r.roc_auc.value:.3f})")
         assert np.array_equal(curve.get_xdata(), r.roc()["fpr"])
         assert np.array_equal(curve.get_ydata(), r.roc()["tpr"])
-        assert len(_labelled(ax, f"{name} at threshold")) == 1
+        # the labels are the model's own predict() (issue 18, item 7): their point, with no threshold
+        point = _labelled(ax, f"{name} as predicted")
+        assert len(point) == 1
+        report = m.report
+        assert (point[0].get_xdata()[0], point[0].get_ydata()[0]) == (report["fpr"].value, report["recall"].value)
     hull = combined_hull({name: m.report.ranking for name, m in validation.models.items()})
     drawn = _line(ax, "combined ROC convex hull")
     assert list(drawn.get_xdata()) == [v.fpr for v in hull.vertices]

@@ -25,6 +25,56 @@ def test_regions():
     assert mix((0.1, 0.5), (0.5, 0.9), 0.25) == pytest.approx((0.2, 0.6))
 
 
+def test_descending_diagonal_is_balanced():
+    """Issue 18.13: TPR = TNR (equal performance on both classes; Fawcett 2006, and Lima & Peres 2017 after
+    him) was called "liberal", the ideal (0, 1) included. Every point of counts up to 12 + 12 instances,
+    against exact fractions."""
+    from fractions import Fraction
+
+    assert roc_region(0.0, 1.0) == "balanced" and roc_region(0.2, 0.8) == "balanced"
+    assert roc_region(1.0, 0.0) == "worse than random" and roc_region(0.5, 0.5) == "random"
+    for positives in range(1, 13):
+        for negatives in range(1, 13):
+            for tp in range(positives + 1):
+                for fp in range(negatives + 1):
+                    tpr, fpr = Fraction(tp, positives), Fraction(fp, negatives)
+                    expected = ("worse than random" if tpr < fpr else "random" if tpr == fpr else
+                                "balanced" if tpr == 1 - fpr else "conservative" if tpr < 1 - fpr else "liberal")
+                    assert roc_region(fp / negatives, tp / positives) == expected, (tp, positives, fp, negatives)
+
+
+def test_compare_names_a_balanced_model():
+    y = [1, 1, 1, 1, 0, 0, 0, 0]
+    c = assay.compare(y, {"even": [1, 1, 1, 0, 1, 0, 0, 0], "eager": [1, 1, 1, 1, 1, 1, 0, 0]}, bootstrap=200)
+    regions = {m["name"]: m["region"] for m in c.to_dict()["roc_space"]["models"]}
+    assert regions == {"even": "balanced", "eager": "liberal"}
+
+
+@pytest.mark.parametrize("args, match", [
+    ((float("nan"), 0.5), "fpr: must be a rate in"), ((2, -1), "fpr: must be a rate in"),
+    ((0.5, 1.5), "tpr: must be a rate in"), (("x", 0.5), "fpr: must be a number"), ((None, 0.5), "fpr"),
+    (([0.1], 0.5), "fpr"), ((10**400, 0.5), "fpr"),
+])
+def test_roc_region_checks_its_rates(args, match):
+    """Issue 22.10: NaN was "liberal", (2, -1) "worse than random", other types raised TypeError."""
+    with pytest.raises(assay.InvalidInput, match=match):
+        roc_region(*args)
+
+
+@pytest.mark.parametrize("args, match", [
+    (((0, 0), (1, 1), 2), "q: must be a probability"), (((0, 0), (1, 1), float("nan")), "q:"),
+    (((0, 0), (1, 1), "half"), "q: must be a number"), (("ab", (1, 1), 0.5), "a: must be a point"),
+    (((0, 0, 0), (1, 1), 0.5), "a: must be a point"), ((None, (1, 1), 0.5), "a: must be a point"),
+    (((0, 0), (1.5, 1), 0.5), r"b\[0\] \(fpr\): must be a rate"), (((0, 0), (1, 10**400), 0.5), r"b\[1\]"),
+    (((0, 0), {"a": 1, "b": 2}, 0.5), "b: must be a point"), ((5, (1, 1), 0.5), "a: must be a point"),
+])
+def test_mix_checks_its_points_and_probability(args, match):
+    """Issue 22.10: mix((0, 0), (1, 1), 2) returned (2, 2); other types raised TypeError or OverflowError."""
+    with pytest.raises(assay.InvalidInput, match=match):
+        mix(*args)
+    assert mix(np.array([0.0, 0.2]), [1, 1], np.float32(0.5)) == pytest.approx((0.5, 0.6))
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 4), st.sampled_from([(1, 1), (1, 5), (4, 1)]))
 def test_discrete_models_hull_and_optimal_by_brute_force(seed, m, cost):

@@ -1,5 +1,5 @@
-"""The Spark engine: a local Spark session (local[2], one for the whole module) gives exactly the in-memory
-result, with only summaries reaching the driver."""
+"""The Spark engine: a local Spark session (local[2], conftest's, one for the whole run) gives exactly the
+in-memory result, with only summaries reaching the driver."""
 
 import json
 
@@ -10,20 +10,9 @@ import pytest
 import assay
 from assay import InvalidInput
 from assay.cli import main
+from helpers import close
 
 pyspark = pytest.importorskip("pyspark", reason="pip install 'assay[spark]' (the test extra has it)")
-
-
-@pytest.fixture(scope="module")
-def spark():
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[2]").appName("assay-tests")
-               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
-               .config("spark.driver.memory", "1g").getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 def data(seed=0, n=3000):
@@ -32,21 +21,6 @@ def data(seed=0, n=3000):
     s = np.round(rng.random(n) + 0.3 * (y == "pos"), 2) / 1.3  # ties, within [0, 1]
     pred = np.where(rng.random(n) < 0.8, y, np.where(y == "pos", "neg", "pos"))
     return y, s, pred
-
-
-def close(a, b):
-    if isinstance(b, dict):
-        assert set(a) == set(b)
-        for k in b:
-            close(a[k], b[k])
-    elif isinstance(b, list):
-        assert len(a) == len(b)
-        for x, z in zip(a, b):
-            close(x, z)
-    elif isinstance(b, float) and isinstance(a, float):
-        assert a == pytest.approx(b, rel=1e-9, abs=1e-12)
-    else:
-        assert a == b
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -125,8 +99,13 @@ def test_range_partitions_and_a_summary_spilled_on_the_driver(spark, monkeypatch
     y = np.where(rng.random(2000) < 0.4, 1, 0)
     s = np.round(rng.normal(size=2000) + y, 2)  # both signs, ties: about 500 distinct scores
     df = spark.createDataFrame(pd.DataFrame({"y": y, "p": s})).repartition(3)
-    result = assay.spark.evaluate(df, truth="y", score="p", threshold=0.0, memory=1, fpr_range=(0.1, 0.5))
+    told = []
+    result = assay.spark.evaluate(df, truth="y", score="p", threshold=0.0, memory=1, fpr_range=(0.1, 0.5),
+                                  progress=lambda done, total: told.append((done, total)))
     assert result.ranking.summary.on_disk
+    # the progress: nothing known, then the rows in all, then the rows counted as each range arrives
+    assert told[0] == (0, None) and told[1] == (0, 2000) and told[-1] == (2000, 2000) and len(told) > 4
+    assert all(a[0] <= b[0] for a, b in zip(told[1:], told[2:]))
     got = result.to_dict()
     want = assay.evaluate(y, y_score=s, threshold=0.0, fpr_range=(0.1, 0.5)).to_dict()
     got["notes"] = [note for note in got["notes"] if "spilled" not in note]

@@ -94,7 +94,7 @@ def test_cli_unpaired_scores(tmp_path, capsys):
     status = main(["compare", str(tmp_path / "c1.csv"), str(tmp_path / "c2.csv"), "--truth", "outcome", "--score",
                    "wfns", "--unpaired", "--auc-test", "bootstrap", "--bootstrap", "300"])
     out, err = capsys.readouterr()
-    assert status == 0 and "Bootstrap, unpaired: ROC AUC A - B" in out
+    assert status == 0 and "Bootstrap, unpaired: ROC AUC c1 − c2" in out
     status = main(["compare", ASAH, "--truth", "outcome", "--score", "s100b", "--score", "ndka", "--format", "json"])
     out, err = capsys.readouterr()
     assert status == 0 and set(json.loads(out)["tests"]) == {"delong"}

@@ -161,19 +161,23 @@ def _small_int_codes(array: np.ndarray) -> tuple[np.ndarray, list[Any]]:
         present = [v for v in (False, True) if (array == v).any()]
         codes = array.astype(np.intp) if present == [False, True] else np.zeros(len(array), np.intp)
         return codes, present
+    if array.dtype.kind == "i" and array.dtype.itemsize < 8:
+        array = array.astype(np.int64)  # 100 - (-100) overflows in int8: subtract in 64 bits
     low, high = int(array.min()), int(array.max())
+    base = array.dtype.type(low)  # in the array's own type: uint64 values above 2**63 stay exact
     if high - low <= 1:  # one or two values, both present: no counting needed
-        return (array - low if low else array).astype(np.intp, copy=False), list(range(low, high + 1))
+        return (array - base if low else array).astype(np.intp, copy=False), list(range(low, high + 1))
     if high - low > 1 << 20:
         uniques, codes = np.unique(array, return_inverse=True)
         return codes.reshape(-1).astype(np.intp, copy=False), uniques.tolist()
-    shifted = array - low if low else array
+    shifted = array - base if low else array
     present = np.flatnonzero(np.bincount(shifted))
+    values = (present.astype(array.dtype) + base).tolist()
     if len(present) == high - low + 1:
-        return shifted.astype(np.intp, copy=False), (present + low).tolist()
+        return shifted.astype(np.intp, copy=False), values
     code_of = np.full(high - low + 1, -1, dtype=np.intp)
     code_of[present] = np.arange(len(present))
-    return code_of[shifted], (present + low).tolist()
+    return code_of[shifted], values
 
 
 LABEL_TYPES = (str, bytes, int, float, bool, np.integer, np.floating, np.bool_, np.str_)

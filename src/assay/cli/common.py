@@ -73,16 +73,18 @@ def emit(text: str | Iterable[str], output: str | None) -> None:
 
 
 CLI_WORDS = {"(choose with positive=)": "(choose with --positive)",
-             "(threshold=T, or youden, closest or cost": "(--threshold T, or youden, closest or cost"}
+             "(threshold=T, or youden, closest or cost": "(--threshold T, or youden, closest or cost",
+             'direction="lower"': "--direction lower",
+             "(or name the other class positive)": "(or name the other class with --positive)"}
 """The library's words for its arguments, as the command line names its options."""
 
 
 def in_cli_words(result: Any) -> Any:
-    """The result with its notes naming the command line's options instead of Python's arguments."""
+    """The result with its notes, and those of the results it holds (its ranking's), naming the command
+    line's options instead of Python's arguments."""
     import dataclasses
 
-    notes = getattr(result, "notes", None)
-    if not notes or not dataclasses.is_dataclass(result):
+    if not dataclasses.is_dataclass(result) or isinstance(result, type):
         return result
 
     def words(note: str) -> str:
@@ -90,7 +92,16 @@ def in_cli_words(result: Any) -> Any:
             note = note.replace(python, cli)
         return note
 
-    return dataclasses.replace(result, notes=tuple(words(note) for note in notes))
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(result):
+        if not f.init:
+            continue
+        value = getattr(result, f.name)
+        if f.name == "notes" and value:
+            changes["notes"] = tuple(words(note) for note in value)
+        elif dataclasses.is_dataclass(value) and getattr(value, "notes", None):
+            changes[f.name] = in_cli_words(value)
+    return dataclasses.replace(result, **changes) if changes else result
 
 
 def render(result: Any, fmt: str, output: str | None, *, text: Callable[[bool, int | None], str],
@@ -357,7 +368,18 @@ def parse_size(value: str, option: str) -> int:
     unit = match.group(2).upper() if match else ""
     if match is None or unit not in _UNITS or float(match.group(1)) <= 0:
         raise UserError(f"{option}: {value!r} is not a size such as 500MB or 2GB")
-    return int(float(match.group(1)) * _UNITS[unit])
+    size = int(float(match.group(1)) * _UNITS[unit])
+    if size < 1:
+        raise UserError(f"{option}: {value!r} is less than a byte; give a size such as 500MB or 2GB")
+    return size
+
+
+def memory_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--memory read as a size when it is given (an empty one is refused, not taken as the default); its
+    smallest value is checked where the input is known (:func:`assay.engines.files.check_memory`)."""
+    if value is not None:
+        parse_size(value, "--memory")
+    return value
 
 
 def progress_bar(fmt: str, what: str) -> tuple[Any, Callable[[int, int | None], None] | None]:
@@ -400,6 +422,8 @@ def parse_pairs(value: str | None, option: str, *, keys: tuple[str, ...] | None 
             raise UserError(f"{option}: {part.strip()!r} is not of the form name=number")
         if keys is not None and key not in keys:
             raise UserError(f"{option}: {key!r} is not one of {', '.join(keys)}")
+        if key in out:
+            raise UserError(f"{option}: {key!r} is given twice")
         try:
             out[key] = float(number)
         except ValueError:
@@ -419,3 +443,11 @@ def parse_range(value: str | None, option: str) -> tuple[float, float] | None:
     except ValueError:
         raise UserError(f"{option}: {value!r} is not two comma-separated numbers, e.g. 0,0.2") from None
     return low, high
+
+
+def named_on_command_line(params: Iterable[str]) -> list[str]:
+    """The parameters of the running command that its user gave (not left at their default), in order."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    return [p for p in params if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)]

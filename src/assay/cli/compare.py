@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from assay.cli.common import (
+    named_on_command_line,
     CONTEXT,
     parse_pairs,
     UserError,
@@ -100,6 +101,10 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
               help="With --unpaired and scores: DeLong's test of the two AUCs, or the bootstrap's.")
 @click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
 @click.option("--threshold", type=float, metavar="T", help="Positive iff score >= T (default 0.5).")
+@click.option("--direction", type=click.Choice(["higher", "lower", "auto"]), default="higher", show_default=True,
+              help="With --score, for every model: which scores mean the positive class, lower (positive iff score "
+                   "<= T; the AUCs rank lower scores first) or auto (chosen per model on the data as pROC does; "
+                   "biases the AUC upward).")
 @click.option("--confidence", type=float, default=0.95, show_default=True)
 @click.option("--bootstrap", type=int, default=2000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -108,7 +113,7 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],
             proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None,
             names: tuple[str, ...], unpaired: bool, adjust: str, costs: str | None, prevalence: float | None, auc_test: str,
-            positive: str | None, threshold: float | None, confidence: float, bootstrap: int,
+            positive: str | None, threshold: float | None, direction: str, confidence: float, bootstrap: int,
             seed: int, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two or more classifiers' predictions: is one really better?
 
@@ -149,8 +154,7 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
             raise UserError(f"{'--unpaired' if unpaired else '--id'}: {'two' if len(columns) == 2 else 'the'} "
                             "columns of one file are paired by row")
         kind = "pred" if pred else "score"
-        path = _spooled_stdin() if files[0] == "-" else files[0]  # standard input is read once, for every column
-        sources = [(path, {kind: column}, column) for column in columns]
+        sources = [(files[0], {kind: column}, column) for column in columns]
     else:
         if len(pred) > 1 or len(score) > 1:
             if len(files) == 2 and len(pred) + len(score) == 2:
@@ -161,28 +165,30 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
             raise UserError(f"--unpaired compares two files (independent test sets), got {len(files)}")
         given = {"pred": pred[0] if pred else None, "score": score[0] if score else None}
         sources = [(path, given, os.path.splitext(os.path.basename(path))[0]) for path in files]
+    _refuse_inapplicable(len(sources), unpaired, bool(score), auc_test)
     model_names = _names(names, [default for _, _, default in sources])
     extra = (id_column,) if id_column and not unpaired else ()
     data = []
-    for (path, given, _), name in zip(sources, model_names, strict=True):
-        try:
-            data.append(read_predictions(path, truth, given.get("pred"), given.get("score"), proba, input_format,
-                                         na_values, extra_columns=extra))
-        except UserError as e:
-            raise UserError(f"{name}: {e}") from None
-    if files == ("-",):
-        for d in data:  # the copy of standard input is an implementation detail: the reports name the input
-            d.source["file"] = "standard input"
+    from assay.io.tables import standard_input_held
+
+    with standard_input_held():  # standard input (-) is read once, in memory, for every column: no copy on disk
+        for (path, given, _), name in zip(sources, model_names, strict=True):
+            try:
+                data.append(read_predictions(path, truth, given.get("pred"), given.get("score"), proba,
+                                             input_format, na_values, extra_columns=extra))
+            except UserError as e:
+                raise UserError(f"{name}: {e}") from None
     options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
     names_map = {"costs": "--costs", "prevalence": "--prevalence",
                  "positive": "--positive", "threshold": "--threshold", "confidence": "--confidence",
-                 "bootstrap": "--bootstrap", "seed": "--seed", "names": "--name"}
+                 "bootstrap": "--bootstrap", "seed": "--seed", "names": "--name", "direction": "--direction",
+                 "y_score=": "--score"}
     if unpaired:
         reports = []
         for d, name in zip(data, model_names, strict=True):
             try:
                 reports.append(evaluate(d.truth, positive=positive, threshold=threshold, score_name=d.score_name,
-                                        **d.kwargs, **options))
+                                        direction=direction, **d.kwargs, **options))
             except InvalidInput as e:
                 shared = e.field in names_map  # an option of both models: not one model's mistake
                 message = e.describe(names={**names_map, **d.names}, one_based=True)
@@ -198,7 +204,7 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
         try:
             result = paired(data[0].truth, *(d.kwargs for d in data), names=model_names, positive=positive,
                             threshold=threshold, costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
-                            prevalence=prevalence, adjust=adjust, **options)
+                            prevalence=prevalence, adjust=adjust, direction=direction, **options)
         except InvalidInput as e:
             raise UserError(_model_error(e, model_names, data, names_map)) from None
     from dataclasses import replace
@@ -208,6 +214,29 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
     blocks = comparison_document(result)
     render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
            markdown=lambda: render_blocks_markdown(blocks))
+
+
+def _refuse_inapplicable(models: int, unpaired: bool, scores: bool, auc_test: str) -> None:
+    """Every option given applies to the comparison asked for, or is refused here in one line: never ignored."""
+    given = set(named_on_command_line(("adjust", "auc_test", "threshold", "costs", "prevalence", "bootstrap",
+                                       "seed", "direction")))
+    refused = []
+    if "adjust" in given and (unpaired or models < 3):
+        refused.append(("--adjust", "three models or more (two models have one test: nothing to adjust)"))
+    if "auc_test" in given and not (unpaired and scores):
+        refused.append(("--auc-test", "--unpaired with --score (paired AUCs are compared by DeLong's test)"))
+    if "threshold" in given and not scores:
+        refused.append(("--threshold", "--score (predicted labels have no threshold)"))
+    if unpaired:
+        for option, flag in (("costs", "--costs"), ("prevalence", "--prevalence")):
+            if option in given:
+                refused.append((flag, "paired models (the optimal model on their combined ROC hull)"))
+        if given & {"bootstrap", "seed"} and not (scores and auc_test == "bootstrap"):
+            flag = "--bootstrap" if "bootstrap" in given else "--seed"
+            refused.append((flag, "paired models, or --unpaired with --score and --auc-test bootstrap"))
+    if refused:
+        flag, where = refused[0]
+        raise UserError(f"{flag} applies to {where}")
 
 
 # FILES... takes the place of the one optional FILE that the shared prediction options declare
@@ -239,18 +268,4 @@ def _model_error(e: InvalidInput, model_names: tuple[str, ...], data: list[Any],
             where = f"{name}: {mapped}" if mapped else name
             return where + (f" row {e.row + 1}" if e.row is not None else "") + f": {e.problem}"
     return e.describe(names=names_map, one_based=True)
-
-
-def _spooled_stdin() -> str:
-    """Standard input copied to an unnamed-on-exit temporary file, so that several columns read the same data."""
-    import atexit
-    import shutil
-    import sys
-    import tempfile
-
-    handle = tempfile.NamedTemporaryFile(prefix="assay-stdin-", delete=False)
-    with handle:
-        shutil.copyfileobj(sys.stdin.buffer, handle)
-    atexit.register(lambda: os.path.exists(handle.name) and os.unlink(handle.name))
-    return handle.name
 

@@ -14,6 +14,8 @@ from assay.cli.common import (
     emit,
     fail,
     in_cli_words,
+    memory_option,
+    named_on_command_line,
     proba_pairs,
     picture_options,
     table_output_options,
@@ -164,12 +166,17 @@ def register(cli: click.Group) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @_ranking_options
 @_probabilistic_options
-@click.option("--memory", metavar="SIZE",
-              help="Memory budget (default 2GB): a larger FILE, a directory of parts or a glob is read in batches, "
-                   "exactly, for --pred and --score; a score summary beyond it is spilled to TMPDIR.")
+@click.option("--memory", metavar="SIZE", callback=memory_option,
+              help="Memory budget for the data assay holds (default 2GB; at least 32MB): the blocks read, the "
+                   "batches counted, the score summary and its sort. A FILE larger than an eighth of it, a "
+                   "directory of parts or a glob is read in batches, exactly, for --pred, --score and --proba; a "
+                   "score summary beyond its share goes to TMPDIR (up to 48 bytes a row there). Not counted: "
+                   "Python and its libraries, about 300MB more.")
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
               help="spark: Apache Spark reads FILE (any path it can read) and counts on its executors; only the "
                    "summaries reach this process (pip install 'assay[spark]').")
+@click.option("--verbose", is_flag=True,
+              help="With --engine spark: show Spark's own log lines and stage progress bars (quiet by default).")
 @click.option("--task", type=click.Choice(["auto", "classification", "regression"]), default="auto",
               show_default=True,
               help="regression: numeric predictions (MSE, MAE, relative errors, correlation); auto: regression "
@@ -188,7 +195,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            constraints: tuple[str, ...],
            roc_band: bool,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
-           memory: str | None, engine: str, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
+           memory: str | None, engine: str, verbose: bool, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
            output: str | None) -> None:
     """Evaluate predictions: the confusion matrix, every metric with its interval, the tests.
 
@@ -217,8 +224,12 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     """
     from assay.evaluation import evaluate, evaluate_confusion
 
+    _refuse_inapplicable(confusion_file, pred, score, proba, task)
+    _compile_while_reading(file, fmt)
     options = {"confidence": confidence, "interval": interval, "beta": beta, "bootstrap": bootstrap, "seed": seed,
                **({"kappa_weights": kappa_weights} if kappa_weights else {})}
+    if verbose and (engine != "spark" or confusion_file is not None):
+        raise UserError("--verbose shows Spark's own log: it applies to --engine spark")
     if top_k is not None and (confusion_file is not None or engine == "spark" or not proba):
         raise UserError("--top-k takes --proba of more than two classes")
     if top_k is not None:
@@ -235,6 +246,9 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     if confusion_file is not None:
         if file or truth or pred or score or proba:
             raise UserError("--confusion takes a matrix file instead of FILE, --truth, --pred, --score and --proba")
+        if engine == "spark" or memory is not None:
+            raise UserError(f"{'--engine spark' if engine == 'spark' else '--memory'} applies to a FILE of "
+                            "predictions; a confusion matrix is read whole")
         if threshold is not None or weight is not None:
             raise UserError(f"{'--threshold' if threshold is not None else '--weight'} applies to a FILE of "
                             "predictions, not to a confusion matrix")
@@ -262,7 +276,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                       "calibration_strategy": calibration} if score else _label_cost_kwargs(costs, prevalence)
             if score:
                 scored["memory"] = parse_size(memory or DEFAULT_MEMORY, "--memory")
-            result = _report_spark(file, truth, pred, score, input_format, positive, threshold, options, scored)
+            result = _report_spark(file, truth, pred, score, input_format, positive, threshold, options, scored,
+                                   fmt, verbose)
             result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
                                                                "score": score, "engine": "spark"}.items()
                                              if v is not None})
@@ -306,7 +321,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             regression = _regression_if_numeric(data, task)
             if regression is not None:
                 _report_regression(data, regression, confidence, bootstrap, seed, fmt, output, weight, html=html,
-                                   plots=plots)
+                                   plots=plots, brief=brief)
                 return
         elif task == "regression":
             raise UserError("--task regression compares --truth with --pred (numeric predictions)")
@@ -332,43 +347,140 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
 
 
+APPLICABLE = {"threshold": ("threshold", "--threshold"), "auc_interval": ("auc_interval", "--auc-interval"),
+              "fpr_range": ("fpr_range", "--fpr-range"), "sensitivity_range": ("sensitivity_range", "--sensitivity-range"),
+              "lift_depth": ("lift_depth", "--lift-depth"), "at_specificity": ("at_specificity", "--at-specificity"),
+              "at_sensitivity": ("at_sensitivity", "--at-sensitivity"), "direction": ("direction", "--direction"),
+              "constraints": ("constraints", "--constraint"), "roc_band": ("roc_band", "--roc-band"),
+              "roc_bins": ("roc_bins", "--roc-bins"), "prior": ("prior", "--prior"), "clip": ("clip", "--clip"),
+              "bins": ("calibration_bins", "--bins"), "calibration": ("calibration_strategy", "--calibration"),
+              "top_k": ("top_k", "--top-k"), "costs": ("costs", "--costs"), "prevalence": ("prevalence", "--prevalence")}
+"""report's parameters that apply to some kinds of predictions only: the library's option and the flag
+(which kinds: ``assay.evaluation.applicability.APPLIES_TO``)."""
+
+
+def _refuse_inapplicable(confusion_file: str | None, pred: str | None, score: str | None, proba: str | None,
+                         task: str) -> None:
+    """Refuse, before any data is read, every option given that does not apply to the predictions given
+    (even at its default value): applied or refused, never ignored."""
+    from assay.evaluation.applicability import refuse_inapplicable
+
+    if task == "regression" or sum(x is not None for x in (confusion_file, pred, score, proba)) != 1:
+        return  # numeric predictions, or a usage error said later
+    kind = "labels" if confusion_file is not None or pred is not None else "scores" if score is not None \
+        else "scores" if len(proba_pairs(proba)) == 2 else "probabilities"
+    given = [APPLICABLE[p][0] for p in named_on_command_line(APPLICABLE)]
+    flags = {option: flag for option, flag in APPLICABLE.values()}
+    what = "a confusion matrix" if confusion_file is not None else None
+    try:
+        refuse_inapplicable(kind, given, names=flags)
+    except InvalidInput as e:
+        raise UserError(e.problem.replace("predicted labels", what) if what else e.problem) from None
+
+
+LARGE_INPUT = 4 << 20
+"""Inputs of at least this many bytes (or directories and globs) may hold enough rows for the compiled
+kernels (``assay.summaries.kernels.MIN_SIZE``): these start loading them while the input is read."""
+
+
+def _compile_while_reading(file: str | None, fmt: str) -> None:
+    """Start loading the compiled kernels beside the reading of a large input, and say so on a terminal when
+    they are compiled for the first time on this installation (several seconds, once)."""
+    import os
+    import sys
+
+    from assay.summaries import kernels
+
+    if file is None or file == "-":
+        return
+    try:
+        large = os.path.isdir(file) or (any(c in file for c in "*?[") and not os.path.exists(file)) \
+            or os.path.getsize(file) >= LARGE_INPUT
+    except OSError:
+        return
+    if not large:
+        return
+    if fmt == "text" and sys.stderr.isatty() and kernels.cached() is False:
+        click.echo("assay: compiling its kernels for this installation (once, about 10 s, beside the reading)",
+                   err=True)
+    kernels.warm_up()
+
+
 def _streams(file: str, memory: str | None) -> bool:
     """Whether FILE is read in batches: a directory, a glob, or a file too large for the memory budget
-    (the whole-table path holds several copies of the columns it reads)."""
+    (the whole-table path holds several copies of the columns it reads). A budget too small for data read
+    in batches is refused here, before anything is read."""
     import os
 
     if file == "-":
         return False
+    budget = parse_size(DEFAULT_MEMORY if memory is None else memory, "--memory")
     if os.path.isdir(file) or (any(c in file for c in "*?[") and not os.path.exists(file)):
+        _check_budget(file, memory, budget)
         return True
-    budget = parse_size(memory or DEFAULT_MEMORY, "--memory")
     try:
-        return os.path.getsize(file) * WHOLE_TABLE_FACTOR > budget
+        streams = os.path.getsize(file) * WHOLE_TABLE_FACTOR > budget
     except OSError:
         return False
+    if streams:
+        _check_budget(file, memory, budget)
+    return streams
+
+
+def _check_budget(file: str, memory: str | None, budget: int) -> None:
+    """--memory at least what a run in batches needs (any budget for a small input)."""
+    import os
+
+    from assay.engines.files import MIN_MEMORY, check_memory
+    from assay.io.batches import parts_of
+
+    try:
+        size = sum(os.path.getsize(part) for part in parts_of(file))
+    except (InvalidInput, OSError):
+        return  # reading will say what is wrong with FILE
+    try:
+        check_memory(budget, size)
+    except InvalidInput:
+        raise UserError(f"--memory {memory} is below the smallest budget for data read in batches: give at least "
+                        f"{MIN_MEMORY >> 20}MB (it covers the blocks read and the score summary; see --help)") from None
 
 
 def _report_spark(file: str, truth: str, pred: str | None, score: str | None, input_format: str | None,
                   positive: str | None, threshold: float | None, options: dict[str, Any],
-                  scored: dict[str, Any]) -> Any:
-    """FILE read by Spark (the session of spark-submit, or a local one), evaluated by assay.spark."""
-    from assay import spark as engine
+                  scored: dict[str, Any], fmt: str, verbose: bool) -> Any:
+    """FILE read by Spark (the session of spark-submit, or a local one), evaluated by assay.spark: a local
+    path is checked before Spark starts; Spark is quiet unless --verbose; assay's progress bar instead."""
+    import warnings
 
+    from assay.cli.common import progress_bar
+    from assay.engines import spark as engine
+
+    names = {**NAMES, "format": "--input-format", "format=": "--input-format", "calibration_bins": "--bins",
+             "calibration_strategy": "--calibration"}
+    bar = None
     try:
-        from pyspark.sql import SparkSession
-    except ImportError:
-        raise UserError("--engine spark needs pyspark: pip install 'assay[spark]'") from None
-    session = SparkSession.builder.appName("assay").getOrCreate()
-    try:
-        df = engine.read(session, file, format=input_format)
-    except Exception as e:  # Spark's AnalysisException: a path it cannot read
-        message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise UserError(f"{file}: Spark cannot read it: {message}") from None
-    try:
-        return engine.evaluate(df, truth=truth, pred=pred, score=score, positive=positive, threshold=threshold,
-                               **options, **scored)
+        with warnings.catch_warnings():
+            if not verbose:  # pyspark's own advice (pandas 3, ...): Spark's log, shown with --verbose
+                warnings.filterwarnings("ignore", module=r"pyspark\b")
+                warnings.filterwarnings("ignore", message=r"PySpark ")
+            engine.check_path(file, format=input_format)
+            bar, _ = progress_bar(fmt, "starting Spark")
+            if bar is not None:
+                bar.start()
+            session = engine.session(verbose=verbose)
+            if bar is not None:
+                bar.stop()
+            bar, update = progress_bar(fmt, "counting on Spark")
+            if bar is not None:
+                bar.start()
+            df = engine.read(session, file, format=input_format)
+            return engine.evaluate(df, truth=truth, pred=pred, score=score, positive=positive, threshold=threshold,
+                                   progress=update, **options, **scored)
     except InvalidInput as e:
-        raise fail(e, {**NAMES, "format": "--input-format"}) from None
+        raise fail(e, names) from None
+    finally:
+        if bar is not None:
+            bar.stop()
 
 
 def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, proba: dict[str, str] | None,
@@ -398,29 +510,21 @@ def _report_streamed(file: str, truth: str | None, pred: str | None, score: str 
 
 
 def _regression_if_numeric(data: Any, task: str) -> str | None:
-    """'regression' (with the reason) when asked, or when the truth holds non-integer numbers."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    """'regression' (with the reason) when asked, or when the library finds the predictions numeric
+    (``prediction_task``); its refusal of many numbers never predicted exactly, in the options' words."""
+    from assay.evaluation.regression_validation import prediction_task
 
-    truth = data.truth
     try:
-        numbers = pc.cast(truth, pa.float64())
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        if task == "regression":
-            raise UserError(f"--task regression: the {data.names['y_true']} holds values that are not numbers")
-        return None
-    if task == "regression":
-        return "asked with --task regression"
-    values = numbers.drop_null()
-    if len(values) and not pc.all(pc.equal(values, pc.floor(values))).as_py():
-        return ("the truth holds non-integer numbers, so the predictions are evaluated as numeric "
-                "(say --task classification to treat them as classes)")
-    return None
+        reason = prediction_task(task, data.truth, data.kwargs["y_pred"])
+    except InvalidInput as e:
+        raise fail(e, {**NAMES, **data.names, "task=regression": "--task regression",
+                       "task=classification": "--task classification"}) from None
+    return "asked with --task regression" if task == "regression" else reason
 
 
 def _report_regression(data: Any, reason: str, confidence: float, bootstrap: int, seed: int, fmt: str,
                        output: str | None, weight: str | None = None, *, html: str | None = None,
-                       plots: str | None = None) -> None:
+                       plots: str | None = None, brief: bool = False) -> None:
     from assay.evaluation.regression import evaluate_regression
     from assay.report.document import regression_document
     from assay.report.markdown import render_blocks_markdown
@@ -435,7 +539,8 @@ def _report_regression(data: Any, reason: str, confidence: float, bootstrap: int
                      notes=(f"numeric predictions: {reason}",) + tuple(result.notes))
     write_pictures(result, html, plots)  # predicted against actual, residuals (report.regression_plots)
     render(result, fmt, output,
-           text=lambda tty, width: render_blocks_text(regression_document(result), color=tty, width=width),
+           text=lambda tty, width: render_blocks_text(regression_document(result, brief=brief), color=tty,
+                                                      width=width),
            markdown=lambda: render_blocks_markdown(regression_document(result)))
 
 
@@ -452,13 +557,19 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
               help="With --proba of more than two classes: this class against the rest (default: every class, "
                    "one after another, in a class column); --kind roc or pr.")
 @click.option("--at", "at", metavar="T1,T2,...", help="For --kind thresholds: these thresholds only.")
-@click.option("--costs", metavar="fp=C,fn=C", help="Costs, for the expected cost column of the threshold table.")
-@click.option("--prevalence", type=float, metavar="P", help="Share of positives where the classifier is used.")
+@click.option("--costs", metavar="fp=C,fn=C", help="Costs, for the expected cost column of the threshold table "
+                                                    "(--kind thresholds).")
+@click.option("--prevalence", type=float, metavar="P",
+              help="Share of positives where the classifier is used: --kind pr (precision TPR·P / (TPR·P + "
+                   "FPR·(1 − P))), lift (depth P·TPR + (1 − P)·FPR) and thresholds (every column that moves with "
+                   "the class balance) are at P; roc and hull do not move with it and refuse it.")
 @click.option("--roc-bins", type=int, metavar="N",
               help="Approximate on request: about N bins of consecutive distinct scores (as Spark's numBins).")
-@click.option("--memory", metavar="SIZE",
-              help="Memory budget (default 2GB): a larger FILE, a directory of parts or a glob is read in batches; "
-                   "a score summary beyond it is spilled to TMPDIR.")
+@click.option("--memory", metavar="SIZE", callback=memory_option,
+              help="Memory budget for the data assay holds (default 2GB; at least 32MB): a FILE larger than an "
+                   "eighth of it, a directory of parts or a glob is read in batches; a score summary beyond its "
+                   "share goes to TMPDIR (up to 48 bytes a row there). Not counted: Python and its libraries, "
+                   "about 300MB more.")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
 @click.option("--output", "-o", metavar="PATH", help="Write to PATH (atomically) instead of stdout.")
 def curves(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
@@ -484,7 +595,16 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
     import numpy as np
 
     from assay.evaluation.evaluate import rank
+    from assay.evaluation.ranking import check_curve_options
 
+    asked = {"prevalence": prevalence, "costs": costs, "thresholds": at}
+    flags = {"prevalence": "--prevalence", "costs": "--costs", "thresholds": "--at"}
+    try:
+        check_curve_options(kind, [option for option, value in asked.items() if value is not None])
+    except InvalidInput as e:
+        raise fail(e, flags) from None
+    if class_ is not None and (proba is None or len(proba_pairs(proba)) <= 2):
+        raise UserError("--class applies to --proba of more than two classes (two classes: --positive)")
     if file is not None and _streams(file, memory):
         if proba or not score or not truth:
             raise UserError("data read in batches takes --truth and --score (--proba needs the whole table)")
@@ -504,15 +624,20 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
             from assay.report.curves import curve_csv_pieces, curve_json_pieces
 
             positive_label = r.summary.labels[1]
-            emit(curve_csv_pieces(r.curve_chunks(kind)) if fmt == "csv" else
-                 curve_json_pieces(lambda: r.curve_chunks(kind), kind=kind, positive=positive_label), output)
+            at = {} if prevalence is None else {"prevalence": prevalence}
+            emit(curve_csv_pieces(r.curve_chunks(kind, **at)) if fmt == "csv" else
+                 curve_json_pieces(lambda: r.curve_chunks(kind, **at), kind=kind, positive=positive_label), output)
             return
     elif proba is not None and len(proba_pairs(proba)) > 2:
+        two_class = {"--positive": positive, "--prevalence": prevalence, "--costs": costs, "--at": at,
+                     "--roc-bins": roc_bins}
+        for flag, value in two_class.items():
+            if value is not None:
+                raise UserError(f"{flag} applies to two classes' scores; with --proba of more than two classes "
+                                "each class's curve against the rest is given (--class names one)")
         _class_curves(file, truth, proba, input_format, na_values, kind, class_, fmt, output)
         return
     else:
-        if class_ is not None:
-            raise UserError("--class applies to --proba of more than two classes (two classes: --positive)")
         data = read_predictions(file, truth, pred, score, proba, input_format, na_values, allow=("score", "proba"))
         try:
             r = rank(data.truth, positive=positive, score_name=data.score_name,
@@ -523,9 +648,9 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
     if kind == "roc":
         table = r.roc()
     elif kind == "pr":
-        table = r.pr()
+        table = r.pr(prevalence)
     elif kind == "lift":
-        table = r.lift_curve()
+        table = r.lift_curve(prevalence)
     elif kind == "hull":
         table = r.hull()
     else:
@@ -536,7 +661,7 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
             except ValueError:
                 raise UserError(f"--at: {at!r} is not a comma-separated list of numbers") from None
         try:
-            table = r.threshold_table(points)
+            table = r.threshold_table(points, prevalence=prevalence)
         except InvalidInput as e:
             raise fail(e, NAMES) from None
     from assay.report.curves import curve_csv, curve_json

@@ -131,7 +131,11 @@ def validate(files: tuple[str, ...], target: str | None, dataset: tuple[str, ...
     if model_list is not None and not listed:
         raise UserError("--models: give model names separated by commas, e.g. linear,ridge")
     names = list(dict.fromkeys([*models, *listed])) or ["decision-tree"]
-    datasets = list(dict.fromkeys(dataset))
+    datasets = list(dataset)
+    for i, name in enumerate([*datasets, *files]):
+        if name in [*datasets, *files][:i]:
+            raise UserError(f"{'--dataset' if i < len(datasets) else 'FILE'} {name!r} is given twice: give each "
+                            "data set once")
     sources = len(datasets) + len(files)
     file = files[0] if len(files) == 1 and not datasets else None
     dataset = datasets[0] if datasets and not files else None  # type: ignore[assignment]
@@ -198,8 +202,9 @@ def validate(files: tuple[str, ...], target: str | None, dataset: tuple[str, ...
                                 bootstrap=bootstrap, positive=positive, progress=update, adjust=adjust,
                                 task=task, refit=bool(save_model), **cost_options)
     except InvalidInput as e:
+        column = {e.field: f"column {e.field!r}"} if data is not None and e.field in data else {}  # a feature's
         raise fail(e, {**NAMES, "stratify": "--stratify" if stratify else "--no-stratify",
-                       target or "": f"column {target!r}"}) from None
+                       target or "": f"column {target!r}", **column}) from None
     finally:
         if bar is not None:
             bar.stop()

@@ -3,6 +3,13 @@
 The engine between the reader of batches (:mod:`assay.io.batches`) and the merging of
 summaries (:mod:`assay.evaluation.stream`): what ``assay report`` and ``assay curves``
 run on such sources, and ``assay.evaluate_file`` / ``assay.rank_file`` in Python.
+
+The memory budget covers the data assay holds: the blocks being read and the batches being
+counted (:func:`read_block` sets their size: at most ``READ_AHEAD`` blocks are in memory at
+once), and the score summary with its sort buffers (:func:`summary_budget`, the rest). It does
+not cover the interpreter, its libraries and the compiled kernels, a constant of about 300 MiB
+(measured on Linux with pyarrow 26 and numba 0.6x). Beyond its share the summary goes to the
+temporary directory, which then needs up to ``ROW_ON_DISK`` bytes a row.
 """
 
 from __future__ import annotations
@@ -17,10 +24,32 @@ from assay.evaluation.evaluate import _as_costs, _check_prevalence
 from assay.evaluation.ranking import Costs, analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.evaluation.stream import evaluate_batches, oriented_summary
-from assay.io.batches import scan
+from assay.io.batches import BLOCK, Scan, scan
 from assay.limits import DEFAULT_MEMORY
+from assay.summaries.spill import check_room, room_for
 
-__all__ = ["evaluate_file", "rank_file"]
+__all__ = ["evaluate_file", "rank_file", "MIN_MEMORY", "check_memory", "read_block", "summary_budget"]
+
+MIN_MEMORY = 32 * 1024**2
+"""The smallest memory budget for data read in batches (32 MiB): a block of 128 KiB read at a time, and a
+summary of about 350,000 rows before it goes to disk. Below it the sort of the scores splits into ever
+smaller ranges and a large input takes hours (2·10^7 rows at 10 bytes ran for 14 minutes before it was
+stopped). An input smaller than ``SMALL_INPUT`` takes any budget: it is read in one block, and a tiny
+budget only makes it go to disk (the tests follow that path with 1 KB)."""
+
+SMALL_INPUT = 64 * 1024
+"""Bytes of input below which a budget under ``MIN_MEMORY`` is taken."""
+
+READ_AHEAD = 48
+"""Blocks of a CSV part in memory at once, at most: pyarrow's reader reads up to 32 ahead of the one it
+parses, and batches of others are counted on several threads (4 MiB blocks took about 200 MiB here)."""
+
+MIN_BLOCK = 128 * 1024
+"""The smallest block read (bytes); the largest is :data:`assay.io.batches.BLOCK` (4 MiB)."""
+
+ROW_ON_DISK = 48
+"""Bytes a row may take in the temporary directory when the summary goes there: its key (8 bytes), and,
+when every score is distinct, its entry in the summary with its cumulative counts (40)."""
 
 
 def evaluate_file(
@@ -58,8 +87,10 @@ def evaluate_file(
         sniffed from it unless given).
     progress : callable (rows read, rows expected or None), optional
     memory : int, default 2 GiB
-        The memory budget in bytes: a score summary larger than what it leaves
-        (``summary_budget``) is spilled to temporary files, exact all the same. None: no budget.
+        The memory budget in bytes for the data held (the blocks read, the batches counted, the score
+        summary and its sort buffers; not the interpreter and its libraries): a score summary larger
+        than its share (``summary_budget``) is spilled to temporary files, exact all the same. At least
+        ``MIN_MEMORY`` (32 MiB) for an input of 64 KiB or more. None: no budget.
     **options
         ``positive``, ``threshold``, ``confidence``, ``interval``, ``beta``,
         ``bootstrap``, ``seed``, ``auc_interval``, ``costs``, ``prevalence``,
@@ -71,7 +102,12 @@ def evaluate_file(
         Equal to ``evaluate`` on the whole table (the probabilistic losses up to
         floating-point rounding).
     """
+    source = _names_as_text(source, truth=truth, pred=pred, score=score)
+    if proba is not None and not (isinstance(proba, Mapping) or isinstance(proba, (list, tuple))
+                                  and all(isinstance(c, str) for c in proba)):
+        raise InvalidInput(f"expected the probability columns' names, got {type(proba).__name__}", field="proba")
     classes = None if proba is None else dict(proba) if isinstance(proba, Mapping) else {c: c for c in proba}
+    _names_as_text(source, **{f"proba[{label!r}]": c for label, c in (classes or {}).items()})
     if sum(x is not None for x in (pred, score, classes)) != 1:
         raise InvalidInput("give exactly one of pred, score or proba")
     if classes is not None and len(classes) < 2:
@@ -79,7 +115,8 @@ def evaluate_file(
     batches = scan(source, text_columns=[truth] + ([pred] if pred else []),
                    number_columns=[score] if score else list((classes or {}).values()), format=format,
                    na_values=na_values,
-                   delimiter=delimiter, decimal=decimal)
+                   delimiter=delimiter, decimal=decimal, block=read_block(memory))
+    check_memory(memory, batches.size)
     expected = batches.rows_expected
 
     def columns() -> Iterable[tuple[str, int, Any, Any]]:
@@ -96,22 +133,88 @@ def evaluate_file(
              "y_proba": "the probability columns",
              **{f"y_proba[{label!r}]": f"column {c!r}" for label, c in (classes or {}).items()}}
     kind = "y_pred" if pred else "y_score" if score else "y_proba"
-    return evaluate_batches(columns(), kind=kind, names=names, score_name=score, memory=summary_budget(memory),
-                            **options)
+    with _temporary_room(batches, memory, kind):
+        return evaluate_batches(columns(), kind=kind, names=names, score_name=score,
+                                memory=summary_budget(memory), **options)
 
 
-RESERVED = 256 * 1024**2
-"""What a scan takes besides the score summary: Python and its libraries, the compiled kernels, one
-batch and its sorted keys (about 250 MB measured at 2^20 rows a batch)."""
+def _names_as_text(source: Any, **columns: Any) -> str:
+    """The path (text, or a path object) and the column names (text, or None) given to the file functions,
+    refused with InvalidInput when they are anything else (a list, a number, an array)."""
+    import os
+
+    if not isinstance(source, (str, os.PathLike)) or not isinstance(os.fspath(source), str):
+        raise InvalidInput(f"expected a path, got {type(source).__name__}", field="source")
+    for field, name in columns.items():
+        if name is not None and not isinstance(name, str):
+            raise InvalidInput(f"expected a column name, got {type(name).__name__}", field=field)
+    return os.fspath(source)
+
+
+def read_block(memory: int | None) -> int:
+    """The bytes of a CSV part read at a time within a memory budget: ``READ_AHEAD`` of them take a
+    quarter of it, between ``MIN_BLOCK`` and 4 MiB (a Parquet part's batches hold about a third as many
+    rows)."""
+    if memory is None:
+        return BLOCK
+    return int(min(BLOCK, max(MIN_BLOCK, int(memory) // (4 * READ_AHEAD))))
 
 
 def summary_budget(memory: int | None) -> int | None:
-    """The part of a memory budget (bytes) the score summary may take: the rest is ``RESERVED``
-    (or half of a small budget)."""
+    """The part of a memory budget (bytes) the score summary and its sort may take: what the blocks read
+    at once leave (half of a budget too small for them)."""
     if memory is None:
         return None
     memory = check_integer(memory, "memory", low=1)
-    return memory - min(RESERVED, memory // 2)
+    return max(memory - READ_AHEAD * read_block(memory), memory // 2, 1)
+
+
+def check_memory(memory: int | None, input_bytes: int) -> None:
+    """Refuse a budget too small for data read in batches (below ``MIN_MEMORY``, for an input of at least
+    ``SMALL_INPUT`` bytes): the run would crawl for hours instead of finishing."""
+    if memory is None:
+        return
+    memory = check_integer(memory, "memory", low=1)
+    if memory < MIN_MEMORY and input_bytes >= SMALL_INPUT:
+        from assay.summaries.spill import _amount
+
+        raise InvalidInput(f"{_amount(memory)} is below the smallest budget for data read in batches, "
+                           f"{_amount(MIN_MEMORY)} (the budget covers the blocks read and the score summary)",
+                           field="memory")
+
+
+def _estimated_rows(batches: Scan) -> int | None:
+    """The rows of a scan: from the Parquet footers, else from the CSV parts' sizes and the length of the
+    first part's first lines; None for compressed parts."""
+    if batches.rows_expected is not None:
+        return batches.rows_expected
+    from assay.io.tables import _compression, detect_format
+
+    try:
+        with open(batches.parts[0], "rb") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return None
+    plain_text = detect_format(batches.parts[0], head) in ("csv", "tsv") and _compression(head) is None
+    if not plain_text or b"\n" not in head:
+        return None
+    lines = head[: head.rfind(b"\n") + 1]
+    return int(batches.size / (len(lines) / max(lines.count(b"\n"), 1)))
+
+
+def _temporary_room(batches: Scan, memory: int | None, kind: str) -> Any:
+    """A context for a scan's writes to the temporary directory: its room checked before the scan starts
+    where the rows are known, and a want of it said in one line with about what the run needs there."""
+    rows = _estimated_rows(batches)
+    if rows is None or kind == "y_pred":
+        return room_for(None)
+    need, least = rows * ROW_ON_DISK, rows * 8  # float64 keys, and the summary when every score is distinct
+    budget = summary_budget(memory)
+    if budget is not None and need > budget:
+        # the keys go to disk: 4 bytes a row at least (float32 scores), of half the rows when they are
+        # estimated from the size of a CSV file
+        check_room(None, rows * 4 // (1 if batches.rows_expected is not None else 2), need, least)
+    return room_for(need, None, least)
 
 
 def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
@@ -127,12 +230,15 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
     read a batch at a time: :func:`assay.rank` for data read in batches."""
     from assay.checks import check_confidence
 
+    source = _names_as_text(source, truth=truth, score=score)
     confidence = check_confidence(confidence)
     batches = scan(source, text_columns=[truth], number_columns=[score], format=format, na_values=na_values,
-                   delimiter=delimiter, decimal=decimal)
+                   delimiter=delimiter, decimal=decimal, block=read_block(memory))
+    check_memory(memory, batches.size)
     items = ((b.part, b.first_row, b.columns[truth], b.columns[score]) for b in batches)
     names = {"y_true": f"column {truth!r}", "y_score": f"column {score!r}"}
-    summary, _, _, _ = oriented_summary(items, names, None, positive, score, summary_budget(memory))
+    with _temporary_room(batches, memory, "y_score"):
+        summary, _, _, _ = oriented_summary(items, names, None, positive, score, summary_budget(memory))
     from assay.evaluation.stream import _directed
 
     notes: list[str] = []

@@ -11,7 +11,13 @@ score and the driver takes it a partition (about a million distinct scores) at a
 into the merge tree files read in batches use: past the memory budget it is spilled to
 the driver's temporary directory, so even a summary of every score distinct fits.
 
-pyspark is an optional dependency: ``pip install 'assay[spark]'`` (it needs Java 17).
+pyspark is an optional dependency: ``pip install 'assay[spark]'`` (it needs Java 17). Only the driver
+needs assay: the one function that runs on the executors (a partition's counts as Arrow IPC) travels by
+value, so the executors need only what pyspark's Arrow functions need (pyarrow).
+
+An error Spark raises while it reads or counts (a corrupt part, a part of another format, a column whose
+type differs between parts, an executor that cannot import a module) is an :class:`InvalidInput` of one
+line naming the part when Spark names it; the Java exception is its ``__cause__``.
 
 Examples
 --------
@@ -25,16 +31,21 @@ On a cluster, from ``spark-submit`` or a Databricks notebook::
 
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
 from assay.engines.files import summary_budget
+from assay.evaluation.applicability import DEFAULTS, refuse_inapplicable
 from assay.errors import InvalidInput
 from assay.limits import DEFAULT_MEMORY
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["evaluate", "rank", "read"]
+__all__ = ["check_path", "evaluate", "rank", "read", "session", "spark_errors"]
 
 
 def _functions() -> Any:
@@ -56,21 +67,45 @@ def _check_columns(df: Any, columns: list[str]) -> None:
 
 
 def _first_bad(df: Any, truth: str, other: str, numeric: bool) -> None:
-    """Name a missing or non-finite value, as the in-memory checks do (Spark rows have no number: the
-    message shows the row's values instead). One row at most reaches the driver."""
+    """Name a missing or non-finite value, or a text that is not a number, as the in-memory checks do
+    (Spark rows have no number: the message shows the row's values instead). One row at most reaches the
+    driver."""
     F = _functions()
     t, o = F.col(truth), F.col(other)
     bad = t.isNull() | o.isNull()
     if numeric:
-        bad = bad | F.isnan(o) | (o == float("inf")) | (o == float("-inf"))
+        number = _as_number(df, other)
+        bad = bad | number.isNull() | F.isnan(number) | (number == float("inf")) | (number == float("-inf"))
     rows = df.select(truth, other).where(bad).limit(1).collect()
     if rows:
         row = rows[0]
         name = truth if row[0] is None else other
         value = row[0] if row[0] is None else row[1]
-        what = "missing value" if value is None or value != value else f"{value!r} is not a finite number"
+        if value is None or (isinstance(value, float) and value != value):
+            what = "missing value"
+        elif isinstance(value, str) and not _is_number(value):
+            what = f"{value!r} is not a number"
+        else:
+            what = f"{value!r} is not a finite number"
         raise InvalidInput(f"{what} (a row with {truth} = {row[0]!r}, {other} = {row[1]!r})",
                            field=f"column {name!r}")
+
+
+def _as_number(df: Any, column: str) -> Any:
+    """A column as doubles: text that is not a number is null (``try_cast``: no error under ANSI mode)."""
+    F = _functions()
+    if dict(df.dtypes).get(column) in ("string", "varchar", "char") or \
+            str(dict(df.dtypes).get(column, "")).startswith(("varchar", "char")):
+        return F.expr(f"try_cast(`{column.replace('`', '``')}` AS DOUBLE)")
+    return F.col(column).cast("double")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _aggregate(df: Any, keys: list[str]) -> dict[str, np.ndarray]:
@@ -84,7 +119,8 @@ def _aggregate(df: Any, keys: list[str]) -> dict[str, np.ndarray]:
     return {name: frame[name].to_numpy() for name in [*keys, "__count"]}
 
 
-def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None = None, **options: Any) -> Any:
+def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None = None,
+             progress: Callable[[int, int | None], None] | None = None, **options: Any) -> Any:
     """Evaluate the predictions in a pyspark DataFrame, exactly, with only summaries reaching the driver.
 
     Parameters
@@ -94,6 +130,8 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
         The column of actual classes.
     pred, score : str
         The column of predicted classes, or of scores of the positive class (one of them).
+    progress : callable (rows counted, rows in all or None), optional
+        Told as the score summary reaches the driver.
     **options
         As for :func:`assay.evaluate` (``positive``, ``threshold``, ``confidence``,
         ``bootstrap``, ``costs``, ``roc_bins``, ...), and ``memory``: the driver's
@@ -104,7 +142,19 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
     Evaluation
         Equal to ``assay.evaluate`` on the collected columns (the probabilistic losses
         up to floating-point rounding).
+
+    Raises
+    ------
+    InvalidInput
+        A missing column or value, or an error Spark raised while it read or counted (one line naming
+        the part when Spark names it; the Spark exception is its ``__cause__``).
     """
+    with spark_errors():
+        return _evaluate(df, truth, pred, score, progress, options)
+
+
+def _evaluate(df: Any, truth: str, pred: str | None, score: str | None,
+              progress: Callable[[int, int | None], None] | None, options: dict[str, Any]) -> Any:
     from assay.evaluation.evaluate import _check_options
     from assay.evaluation.stream import evaluate_confusion_counts, evaluate_score_counts
 
@@ -118,24 +168,37 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
                                           general.get("beta", 1.0), general.get("bootstrap", 2000),
                                           general.get("seed", 0))
     if pred is not None:
+        if progress is not None:
+            progress(0, None)
         cm = _confusion(df, truth, pred, options.pop("labels", None))
+        if progress is not None:
+            progress(int(cm.counts.sum()), int(cm.counts.sum()))
         positive = options.pop("positive", None)
         costs, prevalence = options.pop("costs", None), options.pop("prevalence", None)
         kappa_weights = options.pop("kappa_weights", None)
         cost_matrix = options.pop("cost_matrix", None)
-        if options:
-            raise InvalidInput(f"options {sorted(options)} apply to scores, not to predicted labels")
+        options.pop("memory", None)  # a confusion matrix is small whatever the budget
+        if options.get("threshold", 0) is None:  # not asked for (the command line passes it as None)
+            del options["threshold"]
+        refuse_inapplicable("labels", options)
+        unknown = set(options) - set(DEFAULTS)
+        if unknown:
+            raise InvalidInput(f"unknown options {sorted(unknown)}")
         return evaluate_confusion_counts(cm, positive=positive, confidence=confidence,
                                          interval=general.get("interval", "wilson"), beta=general.get("beta", 1.0),
                                          settings=settings, costs=costs, prevalence=prevalence,
                                          kappa_weights=kappa_weights, cost_matrix=cost_matrix)
     summary, labels, chosen, why = _scores(df, truth, score, options.pop("positive", None),
-                                           summary_budget(options.pop("memory", DEFAULT_MEMORY)))
+                                           summary_budget(options.pop("memory", DEFAULT_MEMORY)), progress)
     known = {"threshold": None, "auc_interval": "delong", "costs": None, "prevalence": None, "fpr_range": None,
              "lift_depth": 0.1, "prior": None, "clip": None, "calibration_bins": 10,
              "calibration_strategy": "uniform", "roc_bins": None, "at_specificity": (), "at_sensitivity": (),
              "roc_band": False, "sensitivity_range": None,
-             "constraints": (), "direction": "higher"}
+             "constraints": (), "direction": "higher", "cost_matrix": None}
+    if options.get("kappa_weights") is not None:
+        raise InvalidInput("a weighted kappa applies to predicted labels here (on Spark: pred=)",
+                           field="kappa_weights")
+    options.pop("kappa_weights", None)
     unknown = set(options) - set(known)
     if unknown:
         raise InvalidInput(f"unknown options {sorted(unknown)}")
@@ -150,9 +213,11 @@ def rank(df: Any, *, truth: str, score: str, positive: Any = None, **options: An
     from assay.evaluation.evaluate import _as_costs, _check_prevalence
     from assay.evaluation.ranking import analyse_scores
 
-    _check_columns(df, [truth, score])
-    _first_bad(df, truth, score, numeric=True)
-    summary, _, _, _ = _scores(df, truth, score, positive, summary_budget(options.pop("memory", DEFAULT_MEMORY)))
+    with spark_errors():
+        _check_columns(df, [truth, score])
+        _first_bad(df, truth, score, numeric=True)
+        summary, _, _, _ = _scores(df, truth, score, positive,
+                                   summary_budget(options.pop("memory", DEFAULT_MEMORY)))
     costs = options.pop("costs", None)
     prevalence = options.pop("prevalence", None)
     return analyse_scores(summary, costs=_as_costs(costs), deployment_prevalence=_check_prevalence(prevalence),
@@ -160,17 +225,244 @@ def rank(df: Any, *, truth: str, score: str, positive: Any = None, **options: An
 
 
 def read(spark: Any, path: str, *, format: str | None = None) -> Any:
-    """A DataFrame of the table(s) at ``path`` (Parquet, CSV with a header, JSON lines), by extension unless
-    ``format`` says."""
+    """A DataFrame of the table(s) at ``path``: Parquet, CSV with a header, or JSON lines.
+
+    Unless ``format`` says, the format is that of a local path's files (by extension, else by their first
+    bytes: a directory of parts of several formats is refused), or by the extension of a remote path,
+    Parquet without one. A local path (no scheme, or ``file:``) that names nothing is refused before Spark
+    reads anything (:func:`check_path`); an error Spark raises is one line (:func:`spark_errors`).
+    """
     from assay.io.tables import detect_format
 
-    fmt = format or detect_format(path.rstrip("/*"))
-    if fmt == "parquet" or (format is None and not path.lower().rstrip("/*").endswith((".csv", ".tsv", ".json",
-                                                                                      ".jsonl"))):
-        return spark.read.parquet(path)
-    if fmt in ("csv", "tsv"):
-        return spark.read.csv(path, header=True, inferSchema=True, sep="\t" if fmt == "tsv" else ",")
-    return spark.read.json(path)
+    fmt = check_path(path, format=format)
+    if fmt is None:
+        name = path.lower().rstrip("/*")
+        fmt = detect_format(name) if name.endswith((".csv", ".tsv", ".json", ".jsonl")) else "parquet"
+    with spark_errors(path):
+        if fmt == "parquet":
+            return spark.read.parquet(path)
+        if fmt in ("csv", "tsv"):
+            return spark.read.csv(path, header=True, inferSchema=True, sep="\t" if fmt == "tsv" else ",")
+        return spark.read.json(path)
+
+
+def _format_of(path: str, local: str, parts: tuple[str, ...]) -> str:
+    """The one format of local files (by extension, else by their first bytes)."""
+    from assay.io.tables import detect_format
+
+    kinds: dict[str, str] = {}
+    for part in parts:
+        try:
+            with open(part, "rb") as f:
+                head = f.read(64)
+        except OSError:
+            head = None
+        kinds.setdefault(detect_format(part, head), part)
+    if len(kinds) > 1:
+        found = ", ".join(f"{kind} ({os.path.relpath(part, local) if os.path.isdir(local) else part})"
+                          for kind, part in sorted(kinds.items()))
+        raise InvalidInput(f"{path} holds files of {len(kinds)} formats: {found}; Spark reads one format at "
+                           "a time: move the others out, name one format's files with a glob, or say which "
+                           "with {option:format}")
+    return next(iter(kinds))
+
+
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+):")
+
+
+def check_path(path: str, *, format: str | None = None) -> str | None:
+    """Refuse a local path that names nothing Spark could read, before a Spark session is started; the
+    format of its files.
+
+    A path with a scheme other than ``file:`` (``s3a://``, ``hdfs://``, ``dbfs:/``, ...) is Spark's to
+    find, and so is a glob with Hadoop's ``[...]`` or ``{a,b}``: None. Otherwise the file, the directory's
+    table files (not ``_SUCCESS`` or ``.crc``) or the glob's matches must exist, and unless ``format`` is
+    given they must be of one format (by extension, else by their first bytes), which is returned.
+
+    >>> check_path("no/such/dir")
+    Traceback (most recent call last):
+    ...
+    assay.errors.InvalidInput: no/such/dir: no such file
+    """
+    from assay.io.batches import parts_of
+
+    scheme = _SCHEME.match(path)
+    local = path
+    if scheme:
+        if scheme.group(1).lower() != "file":
+            return None
+        local = re.sub(r"^file:(//(localhost)?)?", "", path, flags=re.IGNORECASE)
+    if any(c in local for c in "[]{}"):
+        return None
+    try:
+        parts = parts_of(local)
+    except InvalidInput as e:
+        raise InvalidInput(e.problem.replace(local, path, 1)) from None
+    return format or _format_of(path, local, parts)
+
+
+def session(*, verbose: bool = False) -> Any:
+    """The active Spark session, or a new one: spark-submit's (under it), or a local one.
+
+    A new session is quiet unless ``verbose``: Spark's log (its WARN lines, the JVM's notices) goes to a
+    temporary file instead of standard error, and the console progress bars are off (both as Spark's
+    own, with ``verbose``). The JVM's standard output never mixes with this process's: it goes to
+    standard error, or to that file. An active session is used as it is.
+
+    Raises
+    ------
+    InvalidInput
+        pyspark is not installed, or Spark could not start (no Java, say): the last line it wrote.
+    """
+    _functions()
+    from pyspark import SparkConf, SparkContext
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    conf = SparkConf(loadDefaults=False).setAppName("assay")
+    conf.set("spark.ui.showConsoleProgress", "true" if verbose else "false")
+    if not verbose:
+        conf.set("spark.log.level", "ERROR")
+    gateway = None
+    if getattr(SparkContext, "_gateway", None) is None and "PYSPARK_GATEWAY_PORT" not in os.environ:
+        gateway = _launch(conf, verbose)
+    try:
+        if SparkContext._active_spark_context is None:  # type: ignore[attr-defined]
+            SparkContext(conf=conf, gateway=gateway)
+        return SparkSession.builder.getOrCreate()
+    except Exception as e:
+        if _is_spark(e):
+            raise InvalidInput(f"Spark could not start: {_one_line(e)}") from e
+        raise
+
+
+def _launch(conf: Any, verbose: bool) -> Any:
+    """Start Spark's JVM (as pyspark does) with its output away from this process's standard output."""
+    import tempfile
+
+    from pyspark.java_gateway import launch_gateway
+
+    log = None
+    if not verbose:
+        try:
+            log = tempfile.TemporaryFile()  # nameless: gone with the JVM
+        except OSError:
+            log = open(os.devnull, "wb")  # noqa: SIM115 - the JVM writes to it for its whole life
+    try:
+        return launch_gateway(conf, popen_kwargs={"stdout": log if log is not None else 2, "stderr": log})
+    except Exception as e:
+        said = ""
+        if log is not None and hasattr(log, "seek"):
+            try:
+                log.seek(0)
+                lines = [line.strip() for line in log.read().decode("utf-8", "replace").splitlines() if line.strip()]
+                # the line about Java when there is one ("JAVA_HOME is not set", ".../bin/java: No such file")
+                said = next((line for line in lines if "java" in line.lower()), lines[-1] if lines else "")
+                said = re.sub(r"^\S*spark-(class|submit): line \d+: ", "", said)
+            except OSError:
+                pass
+        if not said:
+            said = _one_line(e) if _is_spark(e) else f"{type(e).__name__}: {e}"
+        raise InvalidInput(f"Spark could not start (it needs Java 17 or later, with java on PATH or JAVA_HOME "
+                           f"set): {said}") from e
+    finally:
+        if log is not None:
+            log.close()  # the JVM keeps its own descriptor
+
+
+def _is_spark(error: BaseException) -> bool:
+    """Whether an exception comes from Spark (py4j, pyspark's errors, a Java exception)."""
+    return any(getattr(t, "__module__", "").split(".")[0] in ("py4j", "pyspark") for t in type(error).__mro__)
+
+
+@contextmanager
+def spark_errors(source: str | None = None) -> Iterator[None]:
+    """Turn an error Spark raises inside the block into an :class:`InvalidInput` of one line (the
+    Spark exception as its ``__cause__``); anything else passes through."""
+    try:
+        yield
+    except InvalidInput:
+        raise
+    except Exception as e:
+        if not _is_spark(e):
+            raise
+        raise InvalidInput(_problem(e, source)) from e
+
+
+_CONDITION = re.compile(r"^\[([A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*)\]\s*")
+_JAVA_CLASS = re.compile(r"^(?:Caused by: )?(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable)(?:: |$)")
+_SQLSTATE = re.compile(r"\s*SQLSTATE: \w+\.?\s*$")
+_READING = re.compile(r"Encountered error while reading file (\S+?)\.(?:\s|$)")
+
+
+def _local(path: str) -> str:
+    """A path as the user would write it: ``file:///x`` and ``file:/x`` read ``/x``."""
+    return re.sub(r"^file:(//)?(?=/)", "", path)
+
+
+def _one_line(error: BaseException) -> str:
+    """The message of a Spark error without its error class, SQL state or stack."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith("at ") or line.startswith("An error occurred while calling"):
+            continue
+        line = _JAVA_CLASS.sub("", line.lstrip(": ").strip())
+        line = _SQLSTATE.sub("", _CONDITION.sub("", line)).strip()
+        if line:
+            return _local_paths(line)
+    return type(error).__name__
+
+
+def _local_paths(text: str) -> str:
+    return re.sub(r"file:(?://)?(/\S*)", r"\1", text)
+
+
+def _problem(error: BaseException, source: str | None) -> str:
+    """One line for an error Spark raised: what failed, where (the part, when Spark names it), and what to
+    do when that is known."""
+    text = str(error)
+    missing = re.search(r"(?:ModuleNotFoundError|ImportError): No module named '([\w.]+)'", text)
+    if missing:
+        module = missing.group(1).split(".")[0]
+        return (f"Spark's executors cannot import {module!r}: install it for the Python they run "
+                "(PYSPARK_PYTHON on a local or standalone cluster, a cluster library on Databricks, "
+                "--py-files or --archives with spark-submit)")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    causes = [_JAVA_CLASS.sub("", line).strip() for line in lines if line.startswith("Caused by: ")]
+    head = _one_line(error)
+    conditions = (_CONDITION.match(_JAVA_CLASS.sub("", line.lstrip(": "))) for line in lines)
+    condition = next((m.group(1) for m in conditions if m), None)  # Spark's error class, "[PATH_NOT_FOUND]"
+    reading = _READING.search(text)
+    if reading:
+        part = _local(reading.group(1))
+        detail = _READING.sub("", head).strip()
+        mismatch = re.search(r"Parquet column \[(.+?)\]\. Expected Spark type (\w+), actual Parquet type (\w+)",
+                             text)
+        if mismatch:
+            column, expected, actual = mismatch.groups()
+            detail = (f"column {column!r} is Parquet {actual} in this part, where Spark expects {expected} (the "
+                      "type in the parts it read first): the parts disagree on the column's type")
+        elif causes and (not detail or "not a Parquet file" in causes[-1] or "footer" in detail.lower()):
+            detail = _local_paths(causes[-1])
+            for prefix in (reading.group(1), part, "file:" + part):
+                if detail.startswith(prefix + " "):
+                    detail = "it" + detail[len(prefix):]
+                    break
+            if "is not a Parquet file" in detail:
+                if source is None or os.path.abspath(_local(source)) != part:
+                    detail += (" (the parts hold a file of another kind: move it out, or name the Parquet parts "
+                               "with a glob such as DIR/*.parquet)")
+                else:
+                    detail += " (give {option:format} to read it as another format)"
+        return f"{part}: Spark cannot read it: {detail or (condition or 'unreadable')}"
+    detail = head if head != type(error).__name__ else (condition or head)
+    if causes and _local_paths(causes[-1]) not in detail:
+        detail += f" ({_local_paths(causes[-1])})"
+    if source is not None:
+        return f"{source}: Spark cannot read it: {detail}"
+    return f"Spark failed: {detail}"
 
 
 def _confusion(df: Any, truth: str, pred: str, labels: Any) -> Any:
@@ -189,8 +481,8 @@ PARTITION_SCORES = 1 << 20
 """Distinct scores per range partition of the score summary: what the driver holds of it at a time."""
 
 
-def _scores(df: Any, truth: str, score: str, positive: Any,
-            memory: int | None = None) -> tuple[Any, tuple[str, ...], str, str]:
+def _scores(df: Any, truth: str, score: str, positive: Any, memory: int | None = None,
+            progress: Callable[[int, int | None], None] | None = None) -> tuple[Any, tuple[str, ...], str, str]:
     """The score summary, counted on the executors and streamed to the driver a range of scores at a time.
 
     The executors count the positives and negatives at each distinct score (``groupBy``), range-partition
@@ -204,8 +496,12 @@ def _scores(df: Any, truth: str, score: str, positive: Any,
     from assay.summaries.spill import MergeTree
 
     F = _functions()
+    if progress is not None:
+        progress(0, None)
     raw = [row[0] for row in df.select(truth).distinct().limit(3).collect()]
     enc = encode_labels({"y_true": np.array(raw, dtype=object)})
+    if not enc.labels:
+        raise InvalidInput("no instances to evaluate", field=f"column {truth!r}")
     if len(enc.labels) != 2:
         what = "a single class" if len(enc.labels) == 1 else f"{len(enc.labels)} classes"
         raise InvalidInput(f"has {what}; a score column needs two", field=f"column {truth!r}")
@@ -213,16 +509,20 @@ def _scores(df: Any, truth: str, score: str, positive: Any,
     p = enc.labels.index(chosen)
     positives_raw = [value for value, code in zip(raw, enc.codes["y_true"]) if code == p]
     is_positive = F.col(truth).isin(positives_raw).cast("long")
-    counts = (df.select(F.col(score).cast("double").alias("s"), is_positive.alias("y"))
+    counts = (df.select(_as_number(df, score).alias("s"), is_positive.alias("y"))
               .groupBy("s").agg(F.sum("y").alias("pos"), (F.count(F.lit(1)) - F.sum("y")).alias("neg")))
-    distinct = counts.count()
+    sizes = counts.agg(F.count(F.lit(1)).alias("distinct"), F.sum(F.col("pos") + F.col("neg")).alias("rows")).first()
+    distinct, rows = int(sizes["distinct"]), int(sizes["rows"] or 0)
     if distinct == 0:
         raise InvalidInput("no instances to evaluate", field=f"column {truth!r}")
+    if progress is not None:
+        progress(0, rows)
     ordered = (counts.repartitionByRange(max(1, -(-distinct // PARTITION_SCORES)), F.col("s").desc())
                .sortWithinPartitions(F.col("s").desc()))
     labels = (enc.labels[1 - p], chosen)
     tree = MergeTree(memory)
-    for row in ordered.mapInArrow(_as_ipc, "ipc binary").toLocalIterator():
+    done = 0
+    for row in ordered.mapInArrow(_as_ipc(), "ipc binary").toLocalIterator():
         part = _from_ipc(row[0])
         scores = as_scores(part.column("s").to_numpy(zero_copy_only=False), f"column {score!r}") + 0.0
         pos = part.column("pos").to_numpy(zero_copy_only=False).astype(np.int64)
@@ -233,22 +533,33 @@ def _scores(df: Any, truth: str, score: str, positive: Any,
                                              labels=labels))
         elif len(scores):
             tree.add(ScoreCounts(scores, pos, neg, labels))
+        done += int(pos.sum() + neg.sum())
+        if progress is not None:
+            progress(done, rows)
     return tree.result(), enc.labels, chosen, why
 
 
-def _as_ipc(batches: Any) -> Any:
-    """(On an executor) a partition's record batches as one row holding their Arrow IPC stream."""
-    import pyarrow as pa
+def _as_ipc() -> Callable[[Iterator[Any]], Iterator[Any]]:
+    """The function the executors run: a partition's record batches as one row holding their Arrow IPC stream.
 
-    sink = pa.BufferOutputStream()
-    writer = None
-    for batch in batches:
-        if writer is None:
-            writer = pa.ipc.new_stream(sink, batch.schema)
-        writer.write_batch(batch)
-    if writer is not None:
-        writer.close()
-        yield pa.RecordBatch.from_arrays([pa.array([sink.getvalue().to_pybytes()], pa.binary())], names=["ipc"])
+    Defined inside this function so that it travels to the executors by value (cloudpickle pickles a
+    module's top-level function by reference, which would need assay installed on every executor): the
+    executors need pyarrow only, as pyspark's Arrow functions do.
+    """
+    def as_ipc(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        sink = pa.BufferOutputStream()
+        writer = None
+        for batch in batches:
+            if writer is None:
+                writer = pa.ipc.new_stream(sink, batch.schema)
+            writer.write_batch(batch)
+        if writer is not None:
+            writer.close()
+            yield pa.RecordBatch.from_arrays([pa.array([sink.getvalue().to_pybytes()], pa.binary())], names=["ipc"])
+
+    return as_ipc
 
 
 def _from_ipc(blob: bytes) -> Any:

@@ -38,7 +38,8 @@ from assay.metrics.confusion import (
 )
 from assay.summaries.confusion import ConfusionCounts
 
-__all__ = ["ConfusionAnalysis", "analyse_confusion", "unthresholded", "PER_CLASS_METRICS", "AVERAGED_METRICS"]
+__all__ = ["ConfusionAnalysis", "analyse_confusion", "unthresholded", "threshold_notes", "PER_CLASS_METRICS",
+           "AVERAGED_METRICS"]
 
 PER_CLASS_METRICS = ("precision", "recall", "f1", "specificity", "npv", "fpr", "fnr", "fdr")
 AVERAGED_METRICS = ("precision", "recall", "f1")
@@ -95,35 +96,6 @@ def _fbeta_metric(beta: float) -> BinaryMetric:
     )
 
 
-def _cost_metric(costs: Any, prevalence: float | None) -> BinaryMetric:
-    """The expected cost per instance of the predictions: the mean of each instance's cost at the data's
-    class balance, or, at a deployment prevalence pi, pi (c_TP TPR + c_FN FNR) + (1 - pi)(c_FP FPR + c_TN TNR)."""
-
-    def compute(c: Cells) -> np.ndarray:
-        tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in c)
-        # shares first, then costs: a cost near the largest double overflows only if the mean does
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            if prevalence is None:
-                n = tp + fp + fn + tn
-                return costs.fp * (fp / n) + costs.fn * (fn / n) + costs.tp * (tp / n) + costs.tn * (tn / n)
-            tpr, fpr = tp / (tp + fn), fp / (fp + tn)
-            return prevalence * (costs.tp * tpr + costs.fn * (1 - tpr)) + \
-                (1 - prevalence) * (costs.fp * fpr + costs.tn * (1 - fpr))
-
-    def undefined(c: Cells, P: str, N: str) -> str | None:
-        if float(np.sum(c)) == 0:
-            return "no instances"
-        if prevalence is not None and (float(c.tp + c.fn) == 0 or float(c.fp + c.tn) == 0):
-            return f"no {P} or no {N}: the rates at a prevalence need both"
-        return "beyond double precision: the costs are too large for the expected cost to be represented"
-
-    if prevalence is None:
-        return BinaryMetric("expected_cost", "Expected cost per instance",
-                            "(c_FP FP + c_FN FN + c_TP TP + c_TN TN) / n", compute, undefined)
-    return BinaryMetric("expected_cost", f"Expected cost per instance at prevalence {prevalence:g}",
-                        "pi (c_TP TPR + c_FN FNR) + (1 - pi)(c_FP FPR + c_TN TNR)", compute, undefined)
-
-
 def _predictive_values(prevalence: float) -> dict[str, BinaryMetric]:
     """PPV and NPV where the classifier will be used: Bayes' rule from sensitivity and specificity at a
     prevalence pi (they do not move with the class balance; predictive values do)."""
@@ -175,7 +147,7 @@ def _binary_estimate(
     if spec.kind == "proportion" and spec.proportion is not None:
         k, n = spec.proportion(cells)
         low, high = proportion_bounds(k, n, confidence=confidence, method=interval)
-        return Estimate(value, ConfidenceInterval(float(low), float(high)), interval)
+        return Estimate(value, ConfidenceInterval(float(low), float(high)), interval, _normal_note(k, n, interval))
     if spec.kind == "risk-ratio":
         if spec.name == "lr_positive":
             ci = risk_ratio_ci(float(cells.tp), float(cells.positives), float(cells.fp), float(cells.negatives),
@@ -192,6 +164,13 @@ def _binary_estimate(
     return pending.add(key, value, lambda stack: spec.compute(cells_of(stack)))
 
 
+def _normal_note(k: float, n: float, interval: str) -> str | None:
+    """The normal interval's warning on small counts (:func:`assay.inference.proportion.wald_note`), or None."""
+    from assay.inference.proportion import wald_note
+
+    return wald_note(float(k), float(n)) if interval == "normal" and n > 0 else None
+
+
 def _matrix_estimate(
     spec: MatrixMetric, counts: np.ndarray, key: str, pending: _Pending, confidence: float, interval: str,
     kappa: KappaResult | None,
@@ -206,7 +185,7 @@ def _matrix_estimate(
     if spec.kind == "proportion" and spec.proportion is not None:
         k, n = spec.proportion(counts)
         low, high = proportion_bounds(k, n, confidence=confidence, method=interval)
-        return Estimate(value, ConfidenceInterval(float(low), float(high)), interval)
+        return Estimate(value, ConfidenceInterval(float(low), float(high)), interval, _normal_note(k, n, interval))
     if spec.kind == "kappa":
         note = None
         if kappa.se == 0:
@@ -272,12 +251,12 @@ def analyse_confusion(
     Inputs validated: ``cm`` has instances of at least two actual classes, and
     ``positive`` (binary only) is one of its labels. With ``costs`` (two classes), the
     metrics add ``expected_cost``: per instance, at the data's class balance or at
-    ``prevalence``, with a bootstrap interval; with ``prevalence``, ``ppv_at_prevalence``
+    ``prevalence``, with Student's t interval (:func:`assay.evaluation.costs.expected_cost_estimate`); with ``prevalence``, ``ppv_at_prevalence``
     and ``npv_at_prevalence`` (Bayes' rule from sensitivity and specificity). With ``kappa_weights``
     ("linear" or "quadratic"), the metrics add ``weighted_kappa`` for ordered classes (in label order),
     with the Fleiss-Cohen-Everitt interval, and the tests its z test. With ``cost_matrix`` (k x k in label
     order, rows actual, columns predicted), the metrics add ``expected_cost``: sum c_ij n_ij / n, the cost per
-    instance of the predictions, with a bootstrap interval.
+    instance of the predictions (two classes: at ``prevalence`` when given), with Student's t interval.
     """
     counts = cm.counts
     labels = cm.labels
@@ -289,8 +268,6 @@ def analyse_confusion(
     binary_specs = dict(BINARY_METRICS)
     if beta != 1.0:
         binary_specs["fbeta"] = _fbeta_metric(beta)
-    if costs is not None and positive is not None:
-        binary_specs["expected_cost"] = _cost_metric(costs, prevalence)
     if prevalence is not None and positive is not None:
         binary_specs.update(_predictive_values(prevalence))
 
@@ -312,20 +289,14 @@ def analyse_confusion(
         for name, spec in MATRIX_METRICS.items():
             metrics[name] = _matrix_estimate(spec, counts, f"metrics.{name}", pending, confidence, interval, kappa)
 
-    if cost_matrix is not None:
-        c = np.asarray(cost_matrix, dtype=np.float64)
-        n_total = float(counts.sum())
-        with np.errstate(over="ignore", invalid="ignore"):
-            value = float((counts / n_total * c).sum())  # shares before costs: no overflow on the way
+    if cost_matrix is not None or (costs is not None and positive is not None):
+        from assay.evaluation.costs import costs_matrix, expected_cost_estimate
 
-        def matrix_cost(stack: np.ndarray, c: np.ndarray = c) -> np.ndarray:
-            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-                return (stack / stack.sum(axis=(-2, -1), keepdims=True) * c).sum(axis=(-2, -1))
-
-        if not np.isfinite(value):
-            metrics["expected_cost"] = Estimate.undefined("beyond double precision: the costs are too large")
-        else:
-            metrics["expected_cost"] = pending.add("metrics.expected_cost", value, matrix_cost)
+        # one expected cost however the costs are given: Student's t on the per-instance costs (costs.py says why)
+        c = costs_matrix(costs, labels, positive) if cost_matrix is None else np.asarray(cost_matrix, np.float64)
+        metrics["expected_cost"] = expected_cost_estimate(counts, c, confidence=confidence, labels=labels,
+                                                          positive=positive, prevalence=prevalence,
+                                                          no_interval=pending.no_interval)
     weighted_kappa = None
     if kappa_weights is not None:
         from assay.inference.kappa import weighted_kappa_test
@@ -465,3 +436,61 @@ def unthresholded(analysis: ConfusionAnalysis, note: str) -> ConfusionAnalysis:
         tests={},
         matrices={name: None for name in analysis.matrices},  # type: ignore[misc]
     )
+
+
+def threshold_notes(threshold: float | None, low: float, high: float, *, direction: str = "higher",
+                    predicted: Any = None, labels: tuple[str, ...] = (), positive: str | None = None) -> list[str]:
+    """What to say about a threshold on two-class scores: where every prediction falls in one class (a
+    threshold outside the scores' range), and where the scores look like percentages.
+
+    The one place every path that puts a threshold on scores (in memory, in batches, on Spark, and the
+    threshold-free analysis with ``threshold=None``) takes its notes from. Inputs validated.
+
+    Parameters
+    ----------
+    threshold : float or None
+        The threshold used, in the scores' own units; None: no threshold (the threshold-free analysis).
+    low, high : float
+        The least and greatest score, as given.
+    direction : {"higher", "lower"}
+        "higher": positive iff score >= threshold; "lower": positive iff score <= threshold.
+    predicted : array of shape (2,), optional
+        The instances (or weights) predicted in each class of ``labels`` at ``threshold``.
+    labels, positive
+        The two classes in matrix order, and the positive one.
+
+    Examples
+    --------
+    >>> threshold_notes(1.5, 0.02, 0.97, predicted=[200, 0], labels=("0", "1"), positive="1")[0][:60]
+    'threshold 1.5 is above every score (the highest is 0.97): ev'
+    >>> threshold_notes(None, 0.0, 97.5)
+    ['the scores lie within [0, 100] (from 0 to 97.5): if they are percentages, a threshold of 50 reads them at 0.5']
+    """
+    notes: list[str] = []
+    lower = direction == "lower"
+    looks_like_percentages = not lower and low >= 0.0 and 1.0 < high <= 100.0
+    if threshold is None:
+        if looks_like_percentages:
+            notes.append(f"the scores lie within [0, 100] (from {low:g} to {high:g}): if they are percentages, a "
+                         "threshold of 50 reads them at 0.5")
+        return notes
+    t = float(threshold)
+    totals = np.asarray(predicted if predicted is not None else [], dtype=np.float64)
+    held = np.flatnonzero(totals > 0)
+    if len(labels) == 2 and positive in labels and len(held) == 1:
+        only = labels[int(held[0])]
+        side = "positive" if only == positive else "negative"
+        if t > high:
+            where = f"is above every score (the highest is {high:g})"
+        elif t < low:
+            where = f"is below every score (the lowest is {low:g})"
+        elif t == low and not lower or t == high and lower:
+            where = f"is at the {'highest' if lower else 'lowest'} score"
+        else:
+            where = f"lies within the scores ({low:g} to {high:g})"
+        notes.append(f"threshold {t:g} {where}: every instance is predicted {only!r} ({side}); choose a threshold "
+                     "within the scores' range, or youden, closest or cost")
+    if looks_like_percentages and t <= 1.0:
+        notes.append(f"the scores run up to {high:g}, like percentages: if they are, a threshold of {100 * t:g} "
+                     f"means {t:g}")
+    return notes

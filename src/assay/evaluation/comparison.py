@@ -22,7 +22,7 @@ import numpy as np
 
 from assay.errors import InvalidInput
 from assay.evaluation.display import Displayable
-from assay.evaluation.evaluate import evaluate, positive_class, predictions
+from assay.evaluation.evaluate import evaluate, pos_label_errors, positive_class, predictions
 from assay.evaluation.result import Evaluation
 from assay.inference.estimate import finite_or_none
 from assay.checks import check_confidence
@@ -150,7 +150,38 @@ class Comparison(Displayable):
         d["notes"] = list(self.notes)
         return d
 
+    def to_frame(self) -> Any:
+        """Every estimate as a tidy pandas DataFrame: model, section, metric, group, value, low, high, method,
+        note; each model's report (as ``Evaluation.to_frame()``), then the tests (``model`` "a vs b", or the
+        models Cochran's Q compares; ``group`` the statistic, the p-value and an adjusted one, the difference
+        with its interval)."""
+        from assay.evaluation.tidy import to_frame
 
+        return to_frame(self)
+
+    def __str__(self) -> str:
+        """The text report of ``assay compare`` (``print(c)``)."""
+        from assay.report.comparison import comparison_document
+        from assay.report.text import render_blocks_text
+
+        return render_blocks_text(comparison_document(self), color=False)
+
+    def __repr__(self) -> str:
+        sizes = sorted({r.n for r in self.reports})
+        n = f"{sizes[0]:g}" if len(sizes) == 1 else "[" + ", ".join(f"{r.n:g}" for r in self.reports) + "]"
+        if all(r.thresholded for r in self.reports):
+            what, values = "accuracy", [r.metrics["accuracy"].value for r in self.reports]
+        else:
+            what = "roc_auc"
+            values = [getattr(r.ranking, "roc_auc", getattr(r.ranking, "hand_till", None)) for r in self.reports]
+            values = [None if e is None else e.value for e in values]
+        shown = ", ".join(f"{name!r}: " + ("None" if v is None else f"{v:.4g}") for name, v in zip(self.names, values))
+        tests = list(self.tests) + ([f"{len(self.pairwise)} pairs"] if self.pairwise else [])
+        return (f"Comparison(models={list(self.names)!r}, paired={self.paired}, n={n}, {what}={{{shown}}}, "
+                f"tests={tests!r})")
+
+
+@pos_label_errors
 def compare(
     y_true: Any,
     a: Any,
@@ -166,6 +197,7 @@ def compare(
     costs: Any = None,
     prevalence: float | None = None,
     adjust: str = "holm",
+    direction: str = "higher",
 ) -> Comparison:
     """Compare two or more classifiers' predictions on the same instances (paired tests).
 
@@ -186,6 +218,12 @@ def compare(
         The positive class (``positive`` is the same).
     positive, threshold, confidence, bootstrap, seed
         As for :func:`evaluate`.
+    direction : {"higher", "lower", "auto"}, default "higher"
+        Which scores mean the positive class, for every model given as scores (``y_score``), as
+        :func:`evaluate` takes it (pROC's ``direction``): "lower" reads each score model as predicting
+        positive iff score <= threshold, and its AUC (and DeLong's test) ranks lower scores first; "auto"
+        chooses for each model on the data. Refused when no model gives scores. A score model whose AUC is
+        significantly below 0.5 (or 0: every pair wrong) gets a note naming it: it looks inverted.
 
     Returns
     -------
@@ -215,14 +253,16 @@ def compare(
     confidence = check_confidence(confidence)
     specs, names = _models(a, b, more, names)
     positive = positive_class(positive, pos_label)
+    _check_direction(direction, specs)
     labels = _shared_labels(y_true, specs, names)
     prepared, preds, reports = [], [], []
     for spec, name in zip(specs, names, strict=True):
         try:
             given = None if "y_pred" in spec else threshold  # a threshold is for the models that give scores
+            oriented = {"direction": direction} if "y_score" in spec else {}  # a direction, for score columns
             prep, pred, _ = predictions(y_true, labels=labels, positive=positive, threshold=given,
-                                        allow_no_threshold=True, **spec)
-            reports.append(evaluate(y_true, labels=labels, positive=positive, threshold=given,
+                                        allow_no_threshold=True, **oriented, **spec)
+            reports.append(evaluate(y_true, labels=labels, positive=positive, threshold=given, **oriented,
                                     confidence=confidence, bootstrap=bootstrap, seed=seed, **spec))
         except InvalidInput as e:
             raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
@@ -245,11 +285,14 @@ def compare(
                            field="threshold")
     scored = [p for p in prepared if p.scores is not None]
     positive_code = scored[0].labels.index(scored[0].positive) if scored else None
+    # each score model's scores as its analysis ranks them: negated where lower scores mean the positive class
+    scores = [None if p.scores is None else -p.scores if p.direction == "lower" else p.scores for p in prepared]
+    said = _direction_notes(names, prepared, reports, direction)
     options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
     sources = tuple({} for _ in names)
     if len(names) == 2:
-        tests, discordant = _pair_tests(truth, k, preds, [p.scores for p in prepared], positive_code, **options)
-        notes = [RANKED_ONLY] if ranked_only else []
+        tests, discordant = _pair_tests(truth, k, preds, scores, positive_code, **options)
+        notes = ([RANKED_ONLY] if ranked_only else []) + said
         if discordant is not None and discordant < 25:
             notes.append(f"only {discordant} instance(s) have exactly one model right: McNemar's exact binomial "
                          "test is used")
@@ -265,8 +308,8 @@ def compare(
     tests = {} if ranked_only else {"cochran_q": cochran_q(np.column_stack([pred == truth for pred in preds]))}
     pairs, exact = [], []
     for i, j in combinations(range(len(names)), 2):
-        pair_tests, discordant = _pair_tests(truth, k, [preds[i], preds[j]],
-                                             [prepared[i].scores, prepared[j].scores], positive_code, **options)
+        pair_tests, discordant = _pair_tests(truth, k, [preds[i], preds[j]], [scores[i], scores[j]], positive_code,
+                                             **options)
         pairs.append(((names[i], names[j]), pair_tests))
         if discordant is not None and discordant < 25:
             exact.append(f"{names[i]} vs {names[j]} ({discordant})")
@@ -295,8 +338,47 @@ def compare(
     if exact:
         notes.append("McNemar's exact binomial test is used for the pairs that fewer than 25 instances tell apart "
                      "(exactly one of the two right): " + ", ".join(exact))
-    return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources, pairwise,
+    return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes + said), sources, pairwise,
                       roc_space=roc_space(dict(zip(names, reports, strict=True)), costs, prevalence))
+
+
+def _check_direction(direction: Any, specs: list[dict[str, Any]]) -> None:
+    """``direction`` validated: one of DIRECTIONS, and other than "higher" only when a model gives scores."""
+    from assay.evaluation.evaluate import DIRECTIONS
+
+    if direction not in DIRECTIONS:
+        raise InvalidInput(f"{direction!r} is not one of {list(DIRECTIONS)}", field="direction")
+    if direction != "higher" and not any("y_score" in spec for spec in specs):
+        raise InvalidInput("a direction applies to models given as scores ({option:y_score}): none of these is",
+                           field="direction")
+
+
+def _direction_notes(names: tuple[str, ...], prepared: list[Any], reports: list[Evaluation],
+                     direction: str) -> list[str]:
+    """What the comparison says of each score model's direction: the direction used where it is not the
+    default, and a model whose AUC is significantly below 0.5 (or 0) as looking inverted (pROC's caveat: a
+    classifier worse than chance is one whose scores point the other way)."""
+    notes = []
+    lower = [name for name, p in zip(names, prepared, strict=True) if p.scores is not None and p.direction == "lower"]
+    if direction == "auto":
+        chosen = [f"{name} {p.direction}" for name, p in zip(names, prepared, strict=True) if p.scores is not None]
+        notes.append(f"direction chosen for each score model on these data (as pROC's direction=\"auto\": the class "
+                     f"with the higher median score is taken as the one the scores point to): {', '.join(chosen)}; "
+                     "choosing it on the same data biases the AUC upward")
+    elif lower:
+        notes.append(f"direction lower for {', '.join(lower)}: lower scores mean the positive class (predicted "
+                     "positive iff score <= the threshold; the AUC and DeLong's test rank lower scores first)")
+    for name, p, r in zip(names, prepared, reports, strict=True):
+        auc = getattr(r.ranking, "roc_auc", None) if p.scores is not None else None
+        if auc is None or auc.value is None:
+            continue
+        if auc.value == 0.0 or (auc.ci is not None and auc.ci.high < 0.5):
+            why = "every positive scores below every negative (AUC 0)" if auc.value == 0.0 else \
+                f"its AUC, {auc.value:.3g} ({auc.ci.low:.3g} to {auc.ci.high:.3g}), is significantly below 0.5"
+            other = "higher" if p.direction == "lower" else "lower"
+            notes.append(f"{name} looks inverted: {why}, so its scores point the other way: try direction "
+                         f"{other} (--direction {other}; direction=\"{other}\" in Python)")
+    return notes
 
 
 RANKED_ONLY = ("scores without a threshold: the models are compared by DeLong's test of their AUCs alone "
@@ -472,7 +554,8 @@ def compare_unpaired(
     if a.thresholded and b.thresholded and not (a.weighted or b.weighted):
         errors = [int(r.confusion.n - np.trace(r.confusion.counts)) for r in (a, b)]
         tests["difference"] = error_difference_from_counts(errors[0], a.n, errors[1], b.n, confidence=confidence)
-        notes.append("independent test sets: the difference of the error rates (Mitchell 1997, ch. 5), e_B - e_A")
+        notes.append("independent test sets: the difference of the error rates (Mitchell 1997, ch. 5), "
+                     f"{names[1]}'s minus {names[0]}'s")
     else:
         notes.append("independent test sets: scores without a threshold have no error rate; their AUCs are compared")
     ranked = [getattr(r.ranking, "summary", None) if r.ranking is not None else None for r in (a, b)]
@@ -486,7 +569,7 @@ def compare_unpaired(
             "DeLong's test for two unpaired ROC curves (as pROC's roc.test(paired = FALSE)), Student's t with "
             "Welch's degrees of freedom" if auc_test == "delong" else
             "the bootstrap test for two unpaired ROC curves (as pROC's roc.test(method = \"bootstrap\")), each "
-            "curve resampled on its own") + ", AUC_A - AUC_B")
+            "curve resampled on its own") + f", {names[0]}'s AUC minus {names[1]}'s")
     return Comparison(tuple(names), (a, b), tests, False, confidence, tuple(notes),
                       roc_space=roc_space({names[0]: a, names[1]: b}, None, None))
 

@@ -1,6 +1,11 @@
 """Costs of several classes: a k x k cost matrix, the expected cost of predictions, and the decisions of least
 expected cost from class probabilities (the Bayes decision; Witten & Frank, Data Mining, ch. 5, cost-sensitive
-classification)."""
+classification).
+
+Every expected cost here is a mean of per-instance costs, with Student's t interval on those costs
+(:func:`expected_cost_estimate`). The sums are taken in a scale that cannot overflow: the costs divided by the
+power of two at or above the largest absolute cost (exact in binary floating point), multiplied back at the end,
+so any finite costs (up to the largest double) give a finite expected cost."""
 
 from __future__ import annotations
 
@@ -14,40 +19,109 @@ from assay.errors import InvalidInput
 from assay.inference.distributions import t_quantile
 from assay.inference.estimate import ConfidenceInterval, Estimate
 
-__all__ = ["cost_matrix_of", "cost_decisions", "DecisionCosts"]
+__all__ = ["cost_matrix_of", "unused_classes_note", "ranking_costs", "costs_matrix", "expected_cost_estimate",
+           "cost_decisions", "DecisionCosts", "T_METHOD"]
+
+T_METHOD = "t-mean"
+"""The interval method of every expected cost: Student's t on the per-instance costs."""
+
+# Why Student's t rather than the percentile bootstrap: the expected cost per instance is a mean of n
+# per-instance costs, for which Student's t is the textbook interval (Mitchell, Machine Learning, ch. 5: the
+# mean of a sample, and the paired difference of two means); the percentile bootstrap of a mean is in effect the
+# normal interval with the standard deviation shrunk by sqrt((n - 1) / n) and z in place of t, too narrow in
+# small samples. t needs only each class's count, mean and sum of squared deviations of the costs: the
+# confusion counts give them exactly, so every path (in memory, in batches, Spark) gives the same interval, with
+# no resampling seed; the paired difference against the decisions of least expected cost is the same t on the
+# per-instance differences. At a deployment prevalence the cost is a weighted sum of the two classes' means (a
+# stratified mean), whose t uses the Welch-Satterthwaite degrees of freedom. The interval is cut to the range a
+# mean of these costs can take (between the smallest and the largest cost).
+
+
+def _source(given: Any) -> str:
+    """How messages name a matrix read from a file (``read_cost_matrix`` keeps the file's name)."""
+    source = getattr(given, "source", None)
+    return f"{source} " if source else ""
+
+
+def _names(given: Any) -> list[Any] | None:
+    """The classes a matrix names (rows of (classes, array), rows and columns of a mapping); None for an
+    array in label order."""
+    if isinstance(given, tuple) and len(given) == 2 and not np.isscalar(given[0]):
+        return list(given[0])
+    if isinstance(given, Mapping):
+        names = list(given)
+        for row in given.values():
+            if isinstance(row, Mapping):
+                names.extend(c for c in row if c not in names)
+        return names
+    return None
+
+
+def _label_of(name: Any, labels: Sequence[str]) -> str | None:
+    from assay.inputs import canonical_label
+
+    try:
+        return canonical_label(name, labels, field="cost_matrix")
+    except InvalidInput:
+        return None
+
+
+def unused_classes_note(given: Any, labels: Sequence[str]) -> str | None:
+    """The note for a matrix that names classes the data do not hold (their rows and columns are not used);
+    None when it names none. (A class of the data missing from the matrix is refused by
+    :func:`cost_matrix_of`.)"""
+    names = _names(given)
+    if not names:
+        return None
+    unused = [str(n) for n in names if _label_of(n, labels) is None]
+    if not unused:
+        return None
+    many = len(unused) > 1
+    return (f"the cost matrix {_source(given)}names the class{'es' if many else ''} "
+            f"{', '.join(map(repr, unused))}, which the data do not hold: "
+            f"{'their rows and columns are' if many else 'its row and column are'} not used (the data's classes: "
+            f"{', '.join(map(repr, labels))})")
 
 
 def cost_matrix_of(given: Any, labels: Sequence[str]) -> np.ndarray:
     """The k x k costs in label order (rows actual, columns predicted), from a k x k array in label order, a
-    mapping {actual: {predicted: cost}}, or (classes, array) as :func:`assay.io.read_cost_matrix` gives. Every
-    class of the data needs its row and column; classes of the matrix that are not in the data are left out."""
-    from assay.inputs import canonical_label
+    mapping {actual: {predicted: cost}}, or (classes, array) as :func:`assay.io.read_cost_matrix` gives.
 
+    Every class of the data needs its row and column: a matrix without one is refused, naming the class (and
+    the file). Classes of the matrix that the data do not hold are left out; :func:`unused_classes_note` gives
+    the note that says so."""
     k = len(labels)
-    if isinstance(given, tuple) and len(given) == 2 and not np.isscalar(given[0]):
-        names, values = given
-        values = np.asarray(values, dtype=np.float64)
+    names = _names(given)
+    if names is not None and not isinstance(given, Mapping):  # a mapping's missing cells are named below
+        found = {_label_of(n, labels) for n in names}
+        missing = [label for label in labels if label not in found]
+        if missing:
+            raise InvalidInput(f"{_source(given)}has no row and column for the class{'es' if len(missing) > 1 else ''} "
+                               f"{', '.join(map(repr, missing))} of the data (its classes: "
+                               f"{', '.join(repr(str(n)) for n in names)})", field="cost_matrix")
+    if isinstance(given, tuple) and names is not None:
+        values = np.asarray(given[1], dtype=np.float64)
         position = {}
         for i, name in enumerate(names):
-            try:
-                position[canonical_label(name, labels, field="cost_matrix")] = i
-            except InvalidInput:
-                continue  # a class of the matrix that the data do not have
-        missing = [label for label in labels if label not in position]
-        if missing:
-            raise InvalidInput(f"has no row and column for the class{'es' if len(missing) > 1 else ''} "
-                               f"{', '.join(map(repr, missing))}", field="cost_matrix")
+            label = _label_of(name, labels)
+            if label is not None:
+                position[label] = i
         order = [position[label] for label in labels]
         matrix = values[np.ix_(order, order)]
     elif isinstance(given, Mapping):
         matrix = np.full((k, k), np.nan)
         for actual, row in given.items():
-            i = labels.index(canonical_label(actual, labels, field="cost_matrix"))
+            label = _label_of(actual, labels)
+            if label is None:
+                continue  # a row of a class the data do not hold
             if not isinstance(row, Mapping):
                 raise InvalidInput(f"expected {{actual: {{predicted: cost}}}}, got {row!r} for {actual!r}",
                                    field="cost_matrix")
+            i = labels.index(label)
             for predicted, cost in row.items():
-                matrix[i, labels.index(canonical_label(predicted, labels, field="cost_matrix"))] = cost
+                column = _label_of(predicted, labels)
+                if column is not None:
+                    matrix[i, labels.index(column)] = cost
         holes = np.argwhere(np.isnan(matrix))
         if len(holes):
             i, j = holes[0]
@@ -67,96 +141,245 @@ def cost_matrix_of(given: Any, labels: Sequence[str]) -> np.ndarray:
     return matrix
 
 
-def _mean(values: np.ndarray, confidence: float) -> Estimate:
-    """A mean with Student's t interval (the instances' own costs: a mean of n values)."""
-    n = len(values)
-    mean = float(values.mean())
-    if n < 2:
-        return Estimate(mean, None, None, "no interval: a single instance")
-    sd = float(values.std(ddof=1))
-    if sd == 0:
-        return Estimate(mean, None, "t-mean", "no interval: every instance costs the same")
-    half = float(t_quantile(0.5 + confidence / 2.0, n - 1)) * sd / math.sqrt(n)
-    return Estimate(mean, ConfidenceInterval(mean - half, mean + half), "t-mean")
+def ranking_costs(matrix: np.ndarray, labels: Sequence[str], positive: str) -> Any:
+    """A two-class cost matrix (label order) as the costs of the threshold analysis: ``Costs(fp, fn, tp, tn)``
+    from its cells (a false positive: actual negative, predicted positive). Any finite cells: where an error
+    costs no more than the right answer, one decision dominates, and the least-cost threshold and the
+    iso-performance optimum say so (every instance positive, or none)."""
+    from assay.evaluation.ranking import Costs
+
+    p = labels.index(positive)
+    n = 1 - p
+    return Costs(fp=float(matrix[n, p]), fn=float(matrix[p, n]), tp=float(matrix[p, p]), tn=float(matrix[n, n]))
+
+
+def costs_matrix(costs: Any, labels: Sequence[str], positive: str) -> np.ndarray:
+    """Two-class costs (``Costs``: fp, fn, tp, tn) as the 2 x 2 cost matrix in label order."""
+    p = labels.index(positive)
+    n = 1 - p
+    matrix = np.zeros((2, 2))
+    matrix[p, p], matrix[p, n], matrix[n, p], matrix[n, n] = costs.tp, costs.fn, costs.fp, costs.tn
+    return matrix
+
+
+# the scale ---------------------------------------------------------------------------------------------------
+
+
+def _exponent(matrix: np.ndarray) -> int:
+    """e with every |cost| / 2^e <= 1: the costs are divided by 2^e (exact) before any sum."""
+    largest = float(np.max(np.abs(matrix))) if np.size(matrix) else 0.0
+    return math.frexp(largest)[1] if largest > 0 else 0
+
+
+def _scaled(matrix: np.ndarray) -> tuple[np.ndarray, int]:
+    e = _exponent(matrix)
+    return np.ldexp(np.asarray(matrix, dtype=np.float64), -e), e
+
+
+def _unscaled(x: float, e: int) -> float:
+    """x 2^e, infinite past the largest double (a difference of two costs near it)."""
+    try:
+        return math.ldexp(x, e)
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+# the estimate -------------------------------------------------------------------------------------------------
+
+Stats = tuple[float, float, float]
+"""(count, mean, sum of squared deviations) of per-instance costs, in the scaled units."""
+
+
+def _merge(a: Stats, b: Stats) -> Stats:
+    """Chan et al.'s merge of two parts' stats."""
+    n_a, mean_a, m2_a = a
+    n_b, mean_b, m2_b = b
+    if n_b == 0:
+        return a
+    if n_a == 0:
+        return b
+    n = n_a + n_b
+    delta = mean_b - mean_a
+    return n, mean_a + delta * n_b / n, m2_a + m2_b + delta * delta * n_a * n_b / n
+
+
+def _class_stats(counts: np.ndarray, scaled: np.ndarray) -> list[Stats]:
+    """Each actual class's stats of the costs of its instances, from the confusion counts (rows actual)."""
+    stats = []
+    for row, costs in zip(np.asarray(counts, dtype=np.float64), scaled, strict=True):
+        n = float(row.sum())
+        if n == 0:
+            stats.append((0, 0.0, 0.0))
+            continue
+        mean = float((row * costs).sum() / n)
+        stats.append((n, mean, float((row * (costs - mean) ** 2).sum())))
+    return stats
+
+
+def _estimate(stats: Sequence[Stats], *, exponent: int, bounds: tuple[float, float], confidence: float,
+              weights: Sequence[float] | None = None, labels: Sequence[str] = (),
+              no_interval: str | None = None) -> Estimate:
+    """The mean cost per instance with Student's t interval, from each actual class's stats (scaled units):
+    pooled over the instances, or with ``weights`` (a deployment prevalence) the weighted sum of the classes'
+    means with its stratified standard error and Welch-Satterthwaite degrees of freedom."""
+    if weights is None:
+        n, mean, m2 = (0, 0.0, 0.0)
+        for s in stats:
+            n, mean, m2 = _merge((n, mean, m2), s)
+        if n == 0:
+            return Estimate.undefined("no instances")
+        se2, df = (m2 / (n - 1) / n, n - 1) if n >= 2 else (math.nan, 0)
+        single = "no interval: a single instance" if n < 2 else None
+    else:
+        used = [(w, s, label) for w, s, label in zip(weights, stats, labels, strict=True) if w > 0]
+        empty = [label for _, s, label in used if s[0] == 0]
+        if empty:
+            return Estimate.undefined(f"no instances of {empty[0]!r}: the cost at a prevalence needs both classes")
+        mean = sum(w * s[1] for w, s, _ in used)
+        ones = [label for _, s, label in used if s[0] < 2]
+        single = f"no interval: a single instance of {ones[0]!r}" if ones else None
+        parts = [(w * w * s[2] / (s[0] - 1) / s[0], s[0]) for w, s, _ in used] if not ones else []
+        se2 = sum(v for v, _ in parts) if parts else math.nan
+        df = se2 * se2 / sum(v * v / (m - 1) for v, m in parts) if parts and se2 > 0 else 0
+    value = _unscaled(mean, exponent)
+    if not math.isfinite(value):
+        return Estimate.undefined("beyond double precision: the costs are too large for the expected cost to be "
+                                  "represented")
+    if no_interval is not None:
+        return Estimate(value, None, None, no_interval)
+    if single is not None:
+        return Estimate(value, None, None, single)
+    if not se2 > 0:
+        return Estimate(value, None, T_METHOD, "no interval: every instance costs the same")
+    half = float(t_quantile(0.5 + confidence / 2.0, df)) * math.sqrt(se2)
+    low, high = max(mean - half, bounds[0]), min(mean + half, bounds[1])
+    ci = ConfidenceInterval(_unscaled(low, exponent), _unscaled(high, exponent))
+    if not (math.isfinite(ci.low) and math.isfinite(ci.high)):
+        return Estimate(value, None, T_METHOD, "no interval: its ends are beyond double precision")
+    return Estimate(value, ci, T_METHOD)
+
+
+def _weights(prevalence: float | None, labels: Sequence[str], positive: str | None) -> list[float] | None:
+    """Each actual class's weight at a deployment prevalence (two classes), or None: the data's balance."""
+    if prevalence is None or positive is None or len(labels) != 2:
+        return None
+    p = labels.index(positive)
+    return [prevalence if i == p else 1.0 - prevalence for i in range(2)]
+
+
+def expected_cost_estimate(counts: np.ndarray, matrix: np.ndarray, *, confidence: float,
+                           labels: Sequence[str] = (), positive: str | None = None, prevalence: float | None = None,
+                           no_interval: str | None = None) -> Estimate:
+    """The expected cost per instance of predictions whose confusion counts are ``counts`` (k x k, rows actual,
+    columns predicted) under the cost ``matrix`` (same order), with Student's t interval.
+
+    Notes
+    -----
+    At the data's class balance, the mean of the instances' costs, sum c_ij n_ij / n, with the t interval
+    mean +- t_(n-1) s / sqrt(n), s the standard deviation of the per-instance costs (from the counts). At a
+    deployment ``prevalence`` pi (two classes; ``positive`` names the positive class), the classes' mean costs
+    weighted pi and 1 - pi: pi (c_TP TPR + c_FN FNR) + (1 - pi)(c_FP FPR + c_TN TNR), whose variance is
+    pi^2 s_P^2 / n_P + (1 - pi)^2 s_N^2 / n_N, with the Welch-Satterthwaite degrees of freedom. The interval is
+    cut to [min c, max c], where a mean of these costs lies. ``no_interval``: the reason there is none (counts
+    that are not whole numbers).
+
+    Examples
+    --------
+    Seven instances cost 0, two cost 2 and one costs 7: the mean is 1.1.
+
+    >>> e = expected_cost_estimate([[3, 2], [1, 4]], [[0, 2], [7, 0]], confidence=0.95)
+    >>> round(e.value, 12), e.method
+    (1.1, 't-mean')
+    """
+    scaled, exponent = _scaled(matrix)
+    bounds = (float(scaled.min()), float(scaled.max()))
+    return _estimate(_class_stats(np.asarray(counts), scaled), exponent=exponent, bounds=bounds,
+                     confidence=confidence, weights=_weights(prevalence, labels, positive), labels=labels,
+                     no_interval=no_interval)
+
+
+# the decisions of least expected cost ---------------------------------------------------------------------------
 
 
 class DecisionCosts:
-    """The running sums of :func:`cost_decisions` over batches: for the Bayes decisions, the decisions made and
-    their paired difference, the count, mean and sum of squared deviations (merged as Chan et al.), and the
-    Bayes decisions' confusion counts."""
+    """The running sums of :func:`cost_decisions` over batches: for the decisions of least expected cost and
+    for their paired difference with those made, each actual class's count, mean and sum of squared deviations
+    (scaled units, merged as Chan et al.), and the confusion counts of both decisions."""
 
     def __init__(self, k: int) -> None:
-        self.stats = {name: (0, 0.0, 0.0) for name in ("bayes", "made", "difference")}
-        self.confusion = np.zeros((k, k), dtype=np.int64)
+        self.stats: dict[str, list[Stats]] = {name: [(0, 0.0, 0.0)] * k for name in ("bayes", "difference")}
+        self.confusion = np.zeros((k, k), dtype=np.int64)  # of the decisions of least expected cost
+        self.made = np.zeros((k, k), dtype=np.int64)  # of the decisions made
         self.changed = 0
+        self.costs: np.ndarray | None = None
 
     def add(self, proba: np.ndarray, true_codes: np.ndarray, pred_codes: np.ndarray, costs: np.ndarray) -> None:
-        bayes = np.argmin(np.asarray(proba, dtype=np.float64) @ costs, axis=1)
-        values = {"bayes": costs[true_codes, bayes], "made": costs[true_codes, pred_codes]}
-        values["difference"] = values["bayes"] - values["made"]
-        for name, v in values.items():
-            if len(v):
-                mean = float(v.mean())
-                self._merge_stats(name, (len(v), mean, float(((v - mean) ** 2).sum())))
+        self.costs = np.asarray(costs, dtype=np.float64)
+        scaled, _ = _scaled(self.costs)
+        bayes = np.argmin(np.asarray(proba, dtype=np.float64) @ scaled, axis=1)
+        values = {"bayes": scaled[true_codes, bayes]}
+        values["difference"] = values["bayes"] - scaled[true_codes, pred_codes]
         k = self.confusion.shape[0]
+        n = np.bincount(true_codes, minlength=k)
+        for name, v in values.items():
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = np.bincount(true_codes, weights=v, minlength=k) / n
+            m2 = np.bincount(true_codes, weights=(v - mean[true_codes]) ** 2, minlength=k)
+            self.stats[name] = [_merge(s, (int(n[c]), float(mean[c]), float(m2[c])) if n[c] else (0, 0.0, 0.0))
+                                for c, s in enumerate(self.stats[name])]
         self.confusion += np.bincount(true_codes * k + bayes, minlength=k * k).reshape(k, k)
+        self.made += np.bincount(true_codes * k + pred_codes, minlength=k * k).reshape(k, k)
         self.changed += int((bayes != pred_codes).sum())
 
     def merge(self, other: DecisionCosts) -> DecisionCosts:
         """Both parts' sums in this one (returned)."""
         for name, stats in other.stats.items():
-            if stats[0]:
-                self._merge_stats(name, stats)
+            self.stats[name] = [_merge(a, b) for a, b in zip(self.stats[name], stats, strict=True)]
         self.confusion += other.confusion
+        self.made += other.made
         self.changed += other.changed
+        if self.costs is None:
+            self.costs = other.costs
         return self
 
-    def _merge_stats(self, name: str, part: tuple[int, float, float]) -> None:
-        n_a, mean_a, m2_a = self.stats[name]
-        n_b, mean_b, m2_b = part
-        n = n_a + n_b
-        delta = mean_b - mean_a
-        self.stats[name] = (n, mean_a + delta * n_b / n, m2_a + m2_b + delta * delta * n_a * n_b / n)
-
-    def result(self, *, confidence: float) -> dict[str, Any]:
-        return _decisions(*(self._estimate(name, confidence) for name in ("bayes", "made", "difference")),
-                          self.confusion, self.changed)
-
-    def _estimate(self, name: str, confidence: float) -> Estimate:
-        n, mean, m2 = self.stats[name]
-        if n < 2:
-            return Estimate(mean, None, None, "no interval: a single instance")
-        sd = math.sqrt(m2 / (n - 1))
-        if sd == 0:
-            return Estimate(mean, None, "t-mean", "no interval: every instance costs the same")
-        half = float(t_quantile(0.5 + confidence / 2.0, n - 1)) * sd / math.sqrt(n)
-        return Estimate(mean, ConfidenceInterval(mean - half, mean + half), "t-mean")
+    def result(self, *, confidence: float, labels: Sequence[str] = (), positive: str | None = None,
+               prevalence: float | None = None) -> dict[str, Any]:
+        costs = self.costs if self.costs is not None else np.zeros(self.confusion.shape)
+        scaled, exponent = _scaled(costs)
+        low, high = float(scaled.min()), float(scaled.max())
+        weights = _weights(prevalence, labels, positive)
+        made = expected_cost_estimate(self.made, costs, confidence=confidence, labels=labels, positive=positive,
+                                      prevalence=prevalence)
+        bayes = _estimate(self.stats["bayes"], exponent=exponent, bounds=(low, high), confidence=confidence,
+                          weights=weights, labels=labels)
+        difference = _estimate(self.stats["difference"], exponent=exponent, bounds=(low - high, high - low),
+                               confidence=confidence, weights=weights, labels=labels)
+        return _decisions(bayes, made, difference, self.confusion, self.changed, prevalence if weights else None)
 
 
 def _decisions(bayes: Estimate, made: Estimate, difference: Estimate, confusion: np.ndarray,
-               changed: int) -> dict[str, Any]:
+               changed: int, prevalence: float | None) -> dict[str, Any]:
+    where = "on the actual classes" if prevalence is None else \
+        f"at prevalence {prevalence:g} (each class's mean cost weighted by its share there)"
     return {
         "least_expected_cost": {"cost": bayes.to_dict(), "confusion": {"actual_by_predicted": confusion.tolist()},
                                 "changed": changed},
         "as_predicted": {"cost": made.to_dict()},
         "difference": difference.to_dict(),
         "method": "each instance's decision of least expected cost, sum_i p_i c_ij, from its probabilities "
-                  "(the Bayes decision); costs per instance on the actual classes with Student's t intervals; "
-                  "difference: least expected cost minus as predicted, paired",
+                  f"(the Bayes decision); costs per instance {where} with Student's t intervals (as_predicted is "
+                  "the metrics' expected_cost); difference: least expected cost minus as predicted, paired",
     }
 
 
 def cost_decisions(proba: np.ndarray, true_codes: np.ndarray, pred_codes: np.ndarray, costs: np.ndarray,
-                   labels: Sequence[str], *, confidence: float) -> dict[str, Any]:
+                   labels: Sequence[str], *, confidence: float, positive: str | None = None,
+                   prevalence: float | None = None) -> dict[str, Any]:
     """The decisions of least expected cost (for each instance the class j minimising sum_i p_i c_ij, the Bayes
     decision) against the predictions as made (the most probable class, or the threshold's), on the actual
-    classes: each one's cost per instance with Student's t interval, and their paired difference."""
-    expected = np.asarray(proba, dtype=np.float64) @ costs  # (n, k): the expected cost of each decision
-    bayes = np.argmin(expected, axis=1)
-    cost_bayes = costs[true_codes, bayes]
-    cost_made = costs[true_codes, pred_codes]
-    k = len(labels)
-    confusion = np.bincount(true_codes * k + bayes, minlength=k * k).reshape(k, k)
-    changed = int((bayes != pred_codes).sum())
-    return _decisions(_mean(cost_bayes, confidence), _mean(cost_made, confidence),
-                      _mean(cost_bayes - cost_made, confidence), confusion, changed)
+    classes (or, two classes, at a deployment ``prevalence``): each one's cost per instance with Student's t
+    interval, and their paired difference. The predictions' cost is :func:`expected_cost_estimate` of their
+    confusion counts: the metrics' ``expected_cost``, the same number and interval."""
+    decisions = DecisionCosts(len(labels))
+    decisions.add(proba, np.asarray(true_codes), np.asarray(pred_codes), costs)
+    return decisions.result(confidence=confidence, labels=labels, positive=positive, prevalence=prevalence)

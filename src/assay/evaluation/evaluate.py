@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
-from assay.evaluation.classification import analyse_confusion
+from assay.evaluation.applicability import refuse_inapplicable
+from assay.evaluation.classification import analyse_confusion, threshold_notes
 from assay.evaluation.multiclass_ranking import analyse_multiclass_scores, check_top_k, top_k_accuracy
 from assay.evaluation.probabilistic import analyse_probabilities, analyse_score_counts
 from assay.evaluation.ranking import AUCInterval, Costs, RankingAnalysis, analyse_scores
@@ -79,6 +80,26 @@ def _require_two_classes(true_codes: np.ndarray, labels: tuple[str, ...], field:
         )
 
 
+def pos_label_errors(function: Any) -> Any:
+    """``function``'s errors about the positive class named as its caller named it: ``pos_label`` when given
+    as ``pos_label=`` (scikit-learn's name), ``positive`` otherwise."""
+    import functools
+
+    @functools.wraps(function)
+    def named(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except InvalidInput as e:
+            field = e.field or ""
+            if kwargs.get("pos_label") is not None and kwargs.get("positive") is None and \
+                    (field == "positive" or field.endswith(" positive")):
+                raise InvalidInput(e.problem, field=field[:-len("positive")] + "pos_label", row=e.row) from None
+            raise
+
+    return named
+
+
+@pos_label_errors
 def evaluate(
     y_true: Any,
     y_pred: Any = None,
@@ -270,11 +291,20 @@ def evaluate(
     (1.0, 0.0)
     """
     confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
+    asked = {"threshold": threshold, "auc_interval": auc_interval, "costs": costs, "prevalence": prevalence,
+             "fpr_range": fpr_range, "lift_depth": lift_depth, "at_specificity": at_specificity,
+             "at_sensitivity": at_sensitivity, "roc_band": roc_band, "sensitivity_range": sensitivity_range,
+             "constraints": constraints, "direction": direction, "top_k": top_k, "prior": prior, "clip": clip,
+             "calibration_bins": calibration_bins, "calibration_strategy": calibration_strategy, "roc_bins": roc_bins}
+    if y_pred is not None and y_score is None and y_proba is None:
+        refuse_inapplicable("labels", {k: v for k, v in asked.items() if k != "threshold"})
     prepared, pred_codes, used_threshold = predictions(
         y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, labels=labels,
         positive=positive_class(positive, pos_label), threshold=threshold, score_name=score_name,
         allow_disjoint_labels=allow_disjoint_labels, sample_weight=sample_weight, allow_no_threshold=True,
-        costs=costs, prevalence=prevalence, direction=direction)
+        costs=costs, prevalence=prevalence, direction=direction, cost_matrix=cost_matrix)
+    if prepared.scores is None and prepared.matrix is not None and len(prepared.labels) > 2:
+        refuse_inapplicable("probabilities", asked)
     if top_k is not None:
         top_k = check_top_k(top_k, prepared.matrix, prepared.labels)
     if pred_codes is None:  # scores that are not probabilities, and no threshold: the threshold-free analysis
@@ -288,7 +318,11 @@ def evaluate(
     matrix_costs = _matrix_costs(cost_matrix, costs, cm.labels)
     made = pred_codes if matrix_costs is not None and prepared.proba is not None and weights is None else None
     del pred_codes  # as long as the input: not kept while the rest is computed
-    notes = list(prepared.notes)
+    notes = list(prepared.notes) + _cost_matrix_notes(cost_matrix, cm.labels)
+    if prepared.scores is not None:  # a threshold that predicts one class, percentages (one rule for every path)
+        notes += threshold_notes(used_threshold, float(prepared.scores.min()), float(prepared.scores.max()),
+                                 direction=prepared.direction, predicted=cm.counts.sum(axis=0), labels=cm.labels,
+                                 positive=prepared.positive)
     if weights is not None:
         _require_two_weighted_classes(cm)
         notes.append(_weights_note(cm))
@@ -303,14 +337,16 @@ def evaluate(
     if made is not None:
         from assay.evaluation.costs import cost_decisions
 
-        result = replace(result, cost_decisions=cost_decisions(prepared.proba, prepared.true_codes, made,
-                                                               matrix_costs, cm.labels, confidence=confidence))
+        result = replace(result, cost_decisions=cost_decisions(
+            prepared.proba, prepared.true_codes, made, matrix_costs, cm.labels, confidence=confidence,
+            positive=prepared.positive, prevalence=_check_prevalence(prevalence) if prepared.positive else None))
     ranking = None
     if prepared.scores is not None:
         ranking = analyse_scores(
             prepared.summary(), confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
             bootstrap=settings, threshold=-used_threshold if prepared.direction == "lower" else used_threshold,
-            costs=_as_costs(costs), deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
+            costs=_threshold_costs(costs, cost_matrix, prepared.labels, prepared.positive),
+            deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
             lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
             roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
             direction=prepared.direction,
@@ -395,9 +431,12 @@ def threshold_free_evaluation(summary: ScoreCounts, truth: ConfusionCounts, posi
     full = analyse_confusion(truth, positive=positive, confidence=confidence, interval=interval, beta=beta,
                              bootstrap=BootstrapSettings(resamples=100, seed=settings.seed), costs=label_costs,
                              prevalence=deployment, cost_matrix=_matrix_costs(cost_matrix, costs, truth.labels))
-    notes = [*notes, NO_THRESHOLD]
+    notes = [*notes, *_cost_matrix_notes(cost_matrix, truth.labels), NO_THRESHOLD]
+    if ranking_options.get("direction", "higher") == "higher":  # the scores as given: percentages?
+        notes += threshold_notes(None, float(summary.scores[-1]), float(summary.scores[0]))
     ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
-                             bootstrap=settings, threshold=None, costs=_as_costs(costs),
+                             bootstrap=settings, threshold=None,
+                             costs=_threshold_costs(costs, cost_matrix, truth.labels, positive),
                              deployment_prevalence=deployment, **ranking_options)
     notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
     totals = truth.actual_totals
@@ -489,6 +528,7 @@ def predictions(
     costs: Any = None,
     prevalence: float | None = None,
     direction: str = "higher",
+    cost_matrix: Any = None,
 ) -> tuple[_Prepared, np.ndarray | None, float | None]:
     """Validated inputs, the predicted class codes, and the threshold used (None for labels).
 
@@ -504,7 +544,9 @@ def predictions(
     if prepared.scores is not None:
         lower = prepared.direction == "lower"
         if isinstance(threshold, str):  # a criterion: the threshold chosen on these same data
-            used, note = chosen_threshold(threshold, prepared.summary(), costs=costs, prevalence=prevalence,
+            chosen_costs = _threshold_costs(costs, cost_matrix, prepared.labels, prepared.positive) \
+                if threshold == "cost" else costs
+            used, note = chosen_threshold(threshold, prepared.summary(), costs=chosen_costs, prevalence=prevalence,
                                           direction=prepared.direction)
             used = -used if lower else used
             prepared = replace(prepared, notes=prepared.notes + (note,))
@@ -681,6 +723,9 @@ def _prepare(y_true: Any, *, y_pred: Any, y_score: Any, y_proba: Any, labels: Se
         chosen, why = choose_positive(all_labels, positive=positive, score_name=score_name or name_of(y_score))
         return _Prepared(all_labels, true_codes, chosen, (f"positive class {chosen!r}: {why}",), scores=scores,
                          classes=enc.classes())
+    column_notes: tuple[str, ...] = ()
+    if labels is None and _plain_matrix(y_proba):  # predict_proba's array: its columns are classes_, sorted
+        labels, column_notes = _sorted_columns(y_true, y_proba)
     matrix, columns = as_proba(y_proba, labels=labels)
     enc = encode_labels({"y_true": y_true}, labels=columns)
     all_labels = sorted_labels(enc.labels)
@@ -693,14 +738,48 @@ def _prepare(y_true: Any, *, y_pred: Any, y_score: Any, y_proba: Any, labels: Se
     _require_two_classes(true_codes, all_labels)
     if len(all_labels) == 2:
         chosen, notes = _positive_of(all_labels, positive)
-        return _Prepared(all_labels, true_codes, chosen, notes, scores=matrix[:, all_labels.index(chosen)],
-                         proba=matrix, classes=held)
+        return _Prepared(all_labels, true_codes, chosen, column_notes + notes,
+                         scores=matrix[:, all_labels.index(chosen)], proba=matrix, classes=held)
     if positive is not None:
         raise InvalidInput(
             f"a positive class applies to two-class data; these data have {len(all_labels)} classes", field="positive"
         )
-    return _Prepared(all_labels, true_codes, None, (), pred_codes=np.argmax(matrix, axis=1), matrix=matrix,
+    return _Prepared(all_labels, true_codes, None, column_notes, pred_codes=np.argmax(matrix, axis=1), matrix=matrix,
                      proba=matrix, classes=held)
+
+
+COLUMNS_NOTE = "y_proba's columns"
+"""How the note on the columns of an unnamed probability matrix begins."""
+
+
+def _plain_matrix(y_proba: Any) -> bool:
+    """Whether ``y_proba`` is an array of two dimensions (not a mapping or a data frame, whose columns are named)."""
+    if isinstance(y_proba, Mapping) or (hasattr(y_proba, "columns") and not isinstance(y_proba, np.ndarray)):
+        return False
+    try:
+        return np.ndim(y_proba) == 2
+    except (TypeError, ValueError):
+        return False
+
+
+def _sorted_columns(y_true: Any, y_proba: Any) -> tuple[list[Any], tuple[str, ...]]:
+    """The classes of an (n, k) probability array's columns when none are named: the classes of ``y_true`` in
+    sorted order, as scikit-learn's ``classes_`` (``np.unique``) are, and ``predict_proba``'s columns follow;
+    refused when k is not their number, or when they do not sort (numbers and text mixed)."""
+    held = encode_labels({"y_true": y_true}).classes()
+    k = np.shape(y_proba)[1]
+    try:
+        classes = sorted(held)
+    except TypeError:
+        raise InvalidInput(f"the classes of y_true {list(held)!r} have no sorted order to take the columns in: name "
+                           "the class of each column with labels=[...] (predict_proba's: labels=model.classes_)",
+                           field="y_proba") from None
+    if k != len(classes):
+        raise InvalidInput(f"has {k} columns but y_true holds {len(classes)} classes {classes!r}: name the class of "
+                           "each column with labels=[...] (predict_proba's: labels=model.classes_, which holds the "
+                           "classes the model was trained on)", field="y_proba")
+    return classes, (f"{COLUMNS_NOTE} taken as the classes in sorted order, {classes!r}, as scikit-learn's classes_ "
+                     "and predict_proba's columns are (labels=[...] names them otherwise)",)
 
 
 def _positive_of(labels: tuple[str, ...], positive: Any) -> tuple[str | None, tuple[str, ...]]:
@@ -714,6 +793,7 @@ def _positive_of(labels: tuple[str, ...], positive: Any) -> tuple[str | None, tu
     return None, ()
 
 
+@pos_label_errors
 def rank(
     y_true: Any,
     y_score: Any = None,
@@ -769,7 +849,7 @@ def rank(
                           at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range,
                           constraints=constraints, direction=prepared.direction,
                           bootstrap=BootstrapSettings(check_resamples(bootstrap), check_seed(seed)))
-    said = tuple(note for note in prepared.notes if note.startswith("direction"))
+    said = tuple(note for note in prepared.notes if note.startswith(("direction", COLUMNS_NOTE)))
     return replace(result, notes=said + result.notes) if said else result
 
 
@@ -782,6 +862,26 @@ def _matrix_costs(cost_matrix: Any, costs: Any, labels: Sequence[str]) -> np.nda
     from assay.evaluation.costs import cost_matrix_of
 
     return cost_matrix_of(cost_matrix, labels)
+
+
+def _cost_matrix_notes(cost_matrix: Any, labels: Sequence[str]) -> list[str]:
+    """The note for a cost matrix that names classes the data do not hold (used without their rows)."""
+    if cost_matrix is None:
+        return []
+    from assay.evaluation.costs import unused_classes_note
+
+    note = unused_classes_note(cost_matrix, labels)
+    return [note] if note else []
+
+
+def _threshold_costs(costs: Any, cost_matrix: Any, labels: Sequence[str], positive: str | None) -> Costs:
+    """The costs of the threshold analysis of two-class scores: fp/fn costs as given (default: each error
+    costs 1), or a two-class cost matrix's four cells: one cost everywhere."""
+    if cost_matrix is None or positive is None or len(labels) != 2:
+        return _as_costs(costs)
+    from assay.evaluation.costs import ranking_costs
+
+    return ranking_costs(_matrix_costs(cost_matrix, costs, labels), labels, positive)
 
 
 def _check_kappa_weights(value: Any) -> str | None:
@@ -842,9 +942,8 @@ def chosen_threshold(criterion: str, summary: ScoreCounts, *, costs: Any = None,
     """The threshold a criterion picks on the ROC curve of a score summary, and the note that says it is
     optimistic. ``cost``: the least expected cost per instance with ``costs`` (default: both errors
     cost 1) at ``prevalence`` (default: the data's)."""
-    from assay.evaluation.ranking import _choice
+    from assay.evaluation.ranking import _choice, cost_at
     from assay.metrics.ranking import threshold_counts
-    from assay.metrics.roc_space import expected_cost
 
     if criterion not in THRESHOLD_CRITERIA:
         raise InvalidInput(f"{criterion!r} is neither a number nor one of {list(THRESHOLD_CRITERIA)}",
@@ -856,13 +955,11 @@ def chosen_threshold(criterion: str, summary: ScoreCounts, *, costs: Any = None,
     elif criterion == "closest":
         choice = _choice("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
     else:
-        c = _as_costs(costs)
+        c = costs if isinstance(costs, Costs) else _as_costs(costs)  # Costs: a cost matrix's cells, as they are
         pi = _check_prevalence(prevalence)
         if pi is None:
             pi = float(tc.n_positive) / (float(tc.n_positive) + float(tc.n_negative))
-        choice = _choice("min_expected_cost", tc,
-                         lambda fpr, tpr: expected_cost(fpr, tpr, prevalence=pi, cost_fp=c.fp, cost_fn=c.fn,
-                                                        cost_tp=c.tp, cost_tn=c.tn), best="min")
+        choice = _choice("min_expected_cost", tc, lambda fpr, tpr: cost_at(c, pi, fpr, tpr), best="min")
         what += f" (false positive {c.fp:g}, false negative {c.fn:g}; positives {pi:.4g})"
     shown = -choice.threshold if direction == "lower" else choice.threshold
     return float(choice.threshold), (f"threshold {shown:.6g} chosen by {what} on these same data: the "
@@ -906,6 +1003,8 @@ def _evaluation(
     empty = [label for label, entry in analysis.per_class.items() if entry["support"] == 0]
     if empty:
         notes.append(f"no actual instances of {', '.join(repr(e) for e in empty)}")
+    if threshold is None:  # predicted labels given (thresholded scores have the ranking's "inverted" note)
+        notes.extend(_worse_than_random(analysis.metrics.get("balanced_accuracy"), len(cm.labels), confidence))
     return Evaluation(
         task="binary" if len(cm.labels) == 2 else "multiclass",
         confusion=cm,
@@ -918,6 +1017,20 @@ def _evaluation(
         bootstrap=settings,
         notes=tuple(notes),
     )
+
+
+def _worse_than_random(balanced: Any, k: int, confidence: float) -> list[str]:
+    """The note when predicted labels do significantly worse than random ones: a balanced accuracy (the mean
+    recall) whose interval lies below 1/k, what predictions drawn independently of the truth get. With two
+    classes they lie below the ROC diagonal, where swapping the predictions does better (Fawcett 2006)."""
+    if balanced is None or balanced.ci is None or balanced.value is None or not balanced.ci.high < 1.0 / k:
+        return []
+    found = (f"the predictions look worse than random: balanced accuracy {balanced.value:.1%} "
+             f"({confidence * 100:.10g}% CI {balanced.ci.low * 100:.1f} – {balanced.ci.high:.1%}) is significantly "
+             f"below random predictions' {100 / k:.3g}%")
+    if k == 2:
+        return [found + "; swapping the two predicted classes would do better (check how they are coded)"]
+    return [found + "; check that the predictions code the classes as the truth does"]
 
 
 def evaluate_confusion(
@@ -987,9 +1100,10 @@ def evaluate_confusion(
         raise InvalidInput(
             f"a positive class applies to two-class data; this matrix has {len(cm.labels)} classes", field="positive"
         )
-    return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes,
-                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights,
-                       cost_matrix=_matrix_costs(cost_matrix, costs, cm.labels))
+    matrix = _matrix_costs(cost_matrix, costs, cm.labels)
+    return _evaluation(cm, chosen, None, confidence, interval, beta, settings,
+                       notes + _cost_matrix_notes(cost_matrix, cm.labels),
+                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights, cost_matrix=matrix)
 
 
 def _label_costs(costs: Any, prevalence: Any, labels: Sequence[str]) -> tuple[Costs | None, float | None]:

@@ -16,6 +16,7 @@ against the rest).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, Literal
@@ -40,8 +41,14 @@ __all__ = ["one_vs_rest_aucs", "hand_till", "MulticlassRanking", "analyse_multic
 CurveKind = Literal["roc", "pr"]
 CURVE_KINDS: tuple[str, ...] = ("roc", "pr")
 
+MIN_RESAMPLES = 100
+"""The fewest resamples a bootstrap is asked for (``assay.checks.check_resamples``)."""
+
 BOOTSTRAP_BUDGET = 250_000_000
-"""Largest resamples x instances x (k + k(k-1)) curves for which the averages get a bootstrap interval."""
+"""Largest resamples x instances x classes for which the averages of k classes' probabilities (one-vs-rest AUCs,
+Hand & Till's M, average precisions) get a bootstrap interval: a resample costs a few passes over the
+instances per class, about 30 ns per instance and class here, so the largest bootstrap takes some 8 s
+(2,000 resamples: 12,500 instances of 10 classes, 1,250 of 100)."""
 
 
 def _auc(is_positive: np.ndarray, scores: np.ndarray) -> float:
@@ -114,10 +121,20 @@ def one_vs_rest_average_precision(
     if average == "weighted":
         total = float(np.sum(support))
         return float(np.average(per_class, weights=support)) if total > 0 else 0.0
-    pooled = summaries[0].relabelled(("0", "1"))
-    for sc in summaries[1:]:
-        pooled = pooled.merge(sc.relabelled(("0", "1")))
-    return summary_average_precision(pooled)
+    return summary_average_precision(_pooled(summaries))
+
+
+def _pooled(summaries: list[ScoreCounts]) -> ScoreCounts:
+    """The k summaries as one, every (instance, class) pair pooled: one sort of them all (merging them one
+    after the other would cost k passes over a growing summary)."""
+    scores = np.concatenate([np.asarray(sc.scores, dtype=np.float64) for sc in summaries])
+    order = np.argsort(-scores, kind="stable")
+    scores = scores[order]
+    pos = np.concatenate([np.asarray(sc.positives) for sc in summaries])[order]
+    neg = np.concatenate([np.asarray(sc.negatives) for sc in summaries])[order]
+    starts = np.concatenate(([0], np.flatnonzero(scores[1:] != scores[:-1]) + 1)) if len(scores) else order
+    return ScoreCounts(scores[starts], np.add.reduceat(pos, starts) if len(scores) else pos,
+                       np.add.reduceat(neg, starts) if len(scores) else neg)
 
 
 def top_k_hits(matrix: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
@@ -261,17 +278,10 @@ class MulticlassRanking:
         return out
 
 
-def _auc_rows(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
-    """AUC per row from the positive and negative weight of each score group (ascending)."""
-    below = np.cumsum(neg, axis=1) - neg  # negatives strictly below each group
-    u = (pos * (below + 0.5 * neg)).sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return u / (pos.sum(axis=1) * neg.sum(axis=1))
-
-
 def _ap_rows(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     """Average precision per row from the positive and negative weight of each score group (ascending), as
-    scikit-learn's: the sum over thresholds, highest first, of the recall gained times the precision there."""
+    scikit-learn's: the sum over thresholds, highest first, of the recall gained times the precision there.
+    (The bootstrap reads it through :class:`_Resampler` now; kept for tests/test_multiclass_curves.py.)"""
     pos, neg = pos[:, ::-1], neg[:, ::-1]
     tp, fp = np.cumsum(pos, axis=1), np.cumsum(neg, axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -279,61 +289,160 @@ def _ap_rows(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
         return (pos * precision).sum(axis=1) / pos.sum(axis=1)
 
 
-def _bootstrap_averages(matrix: np.ndarray, codes: np.ndarray, confidence: float,
-                        settings: BootstrapSettings) -> dict[str, ConfidenceInterval | None]:
+class _Column:
+    """One column of scores sorted once, for weighted counts at or above each of its scores.
+
+    ``starts``: where each run of equal scores begins (ascending order); ``runs``: where each run holding
+    instances of the column's class (its ``members``, in score order) begins among them, ``run_groups`` which
+    run of all it is; ``half``: for each instance q in the order ``at``, where :meth:`half_above` reads the
+    members' weight above q plus half of that tied with q.
+    """
+
+    def __init__(self, scores: np.ndarray, is_positive: np.ndarray, at: np.ndarray) -> None:
+        self.order = np.argsort(scores, kind="stable")
+        s = scores[self.order]
+        new_run = np.concatenate(([True], s[1:] != s[:-1]))
+        self.starts = np.flatnonzero(new_run)
+        self.distinct = s[self.starts]
+        group_of = np.empty(len(s), dtype=np.intp)
+        group_of[self.order] = np.cumsum(new_run) - 1
+        self.members = self.order[is_positive[self.order]]
+        g = group_of[self.members]
+        self.runs = np.flatnonzero(np.concatenate(([True], g[1:] != g[:-1]))) if len(g) else g
+        run_groups = g[self.runs]
+        self.run_groups = run_groups
+        # for each instance (in the order ``at``): the first run of members at or above its score, and whether
+        # that run is tied with it; read in [C - R/2 per run, C per run, 0]: C the members' weight at or
+        # above a run, R the run's own
+        r = len(run_groups)
+        q = group_of[at]
+        first = np.searchsorted(run_groups, q, side="left")
+        tied = np.zeros(len(q), dtype=bool)
+        tied[first < r] = run_groups[first[first < r]] == q[first < r]
+        self.half = np.where(tied, first, np.where(first < r, r + first, 2 * r))
+
+    @staticmethod
+    def _totals(weights: np.ndarray, instances: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        w = weights[instances]
+        return w if len(starts) == len(instances) else np.add.reduceat(w, starts, axis=0)
+
+    def weights_above(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each column of ``weights`` (instances x resamples): the members' weight in each of their runs,
+        theirs at or above each such run, and everyone's at or above each distinct score."""
+        runs = self._totals(weights, self.members, self.runs)
+        return runs, _from_top(runs), _from_top(self._totals(weights, self.order, self.starts))
+
+    def half_above(self, runs: np.ndarray, members_above: np.ndarray) -> np.ndarray:
+        """For each instance (in the order ``at``): the members' weight scoring above it plus half of that
+        tied with it."""
+        return np.concatenate((members_above - 0.5 * runs, members_above, np.zeros((1, runs.shape[1]))))[self.half]
+
+
+def _from_top(x: np.ndarray) -> np.ndarray:
+    """Cumulative sums of the rows from the last: x[j] + x[j + 1] + ... (row by row when the rows are long:
+    numpy's cumsum down the rows of a C-ordered array walks it column by column, several times slower)."""
+    if x.shape[1] < 64:
+        return np.cumsum(x[::-1], axis=0)[::-1]
+    out = np.empty_like(x)
+    total = np.zeros(x.shape[1])
+    for j in range(len(x) - 1, -1, -1):
+        total += x[j]
+        out[j] = total
+    return out
+
+
+def _share(part: np.ndarray, whole: np.ndarray) -> np.ndarray:
+    """part / whole, 0 where the whole is 0 (a precision there weighs nothing: no positive was drawn)."""
+    return np.divide(part, whole, out=np.zeros_like(part), where=whole > 0)
+
+
+class _Resampler:
+    """The averages of a k-class probability matrix under any weights of its instances (inputs validated:
+    every class has instances; each class's weights sum to its size, as a stratified bootstrap's counts do).
+
+    Each column is sorted once. Under weights w, column i gives T_i(q), the weight of class i scoring above
+    instance q plus half of that tied with it, from one cumulative sum over class i's instances; the sum
+    over the instances q of class j of w_q T_i(q) is the Mann-Whitney count of A(i|j) (Hand & Till 2001),
+    n_i n_j its denominator, and summed over j != i it is the count of class i against the rest (Fawcett
+    2006, section 9). Average precision: each positive's weight times the precision at or above its score;
+    for the micro mean, the (instance, class) pairs at or above a score are counted column by column. So a
+    resample costs a few passes over the n instances per class, not one per pair of classes.
+    """
+
+    KEPT = 4_000_000
+    """The most instances x classes whose sorted columns are kept between calls (some 32 bytes each); more
+    are sorted again at each call, so that memory stays a few arrays of n per class."""
+
+    def __init__(self, matrix: np.ndarray, codes: np.ndarray) -> None:
+        n, k = matrix.shape
+        self.k, self.matrix, self.codes = k, matrix, codes
+        self.support = np.bincount(codes, minlength=k).astype(np.float64)
+        self.by_class = np.argsort(codes, kind="stable")
+        self.class_starts = np.concatenate(([0], np.cumsum(self.support[:-1]).astype(np.intp)))
+        self.truth_scores = matrix[np.arange(n), codes]  # the n positive pairs of the micro mean
+        self.truth = _Column(self.truth_scores, np.ones(n, dtype=bool), np.arange(n))
+        self.pair_weight = 1.0 / (self.support[:, None] * self.support[None, :])  # 1 / (n_i n_j)
+        self.kept = list(self._columns()) if n * k <= self.KEPT else None
+
+    def _columns(self) -> Iterator[tuple[_Column, np.ndarray]]:
+        """Each column sorted, and where each instance's own class's score falls among its distinct scores."""
+        if getattr(self, "kept", None) is not None:
+            yield from self.kept
+            return
+        for j in range(self.k):
+            col = _Column(self.matrix[:, j], self.codes == j, self.by_class)
+            yield col, np.searchsorted(col.distinct, self.truth_scores, side="left")
+
+    def averages(self, weights: np.ndarray) -> dict[str, np.ndarray]:
+        """Per column of ``weights`` (instances x resamples): the macro and weighted one-vs-rest AUCs, Hand and
+        Till's M, and the macro, weighted and micro average precisions."""
+        k, support = self.k, self.support
+        n, c = weights.shape
+        w_by_class = weights[self.by_class]
+        ovr, aps = np.empty((k, c)), np.empty((k, c))
+        pairs = np.zeros(c)
+        pooled = np.zeros((n, c))  # the (instance, class) pairs at or above each instance's own class's score
+        zero = np.zeros((1, c))
+        for i, (col, first_at_or_above) in enumerate(self._columns()):
+            runs, members_above, everyone_above = col.weights_above(weights)
+            counts = np.add.reduceat(w_by_class * col.half_above(runs, members_above), self.class_starts, axis=0)
+            counts[i] = 0.0  # class i against itself: not a pair
+            ovr[i] = counts.sum(axis=0) / (support[i] * (support.sum() - support[i]))
+            pairs += self.pair_weight[i] @ counts
+            aps[i] = (runs * _share(members_above, everyone_above[col.run_groups])).sum(axis=0) / support[i]
+            pooled += np.concatenate((everyone_above, zero))[first_at_or_above]
+        runs, members_above, _ = self.truth.weights_above(weights)
+        truth_above = members_above[self.truth.half]  # every instance is in a run of its own column: tied
+        micro = (weights * _share(truth_above, pooled)).sum(axis=0) / support.sum()
+        return {"macro": ovr.mean(axis=0), "weighted": support @ ovr / support.sum(),
+                "hand_till": pairs / (k * (k - 1)), "ap_macro": aps.mean(axis=0),
+                "ap_weighted": support @ aps / support.sum(), "ap_micro": micro}
+
+
+def _bootstrap_averages(matrix: np.ndarray, codes: np.ndarray, confidence: float, settings: BootstrapSettings,
+                        resampler: _Resampler | None = None) -> dict[str, ConfidenceInterval | None]:
+    """Percentile intervals of the averages (inputs validated: every class has instances), by a stratified
+    bootstrap: each resample draws each class's instances with replacement, as many as it has, and the
+    averages are recomputed under the times each instance is drawn (:class:`_Resampler`)."""
     n, k = matrix.shape
-    support = np.bincount(codes, minlength=k)
-    # for each column and class: that class's instances in score order, and their score groups
-    columns = []
-    for j in range(k):
-        order = np.argsort(matrix[:, j], kind="stable")
-        s = matrix[order, j]
-        group = np.concatenate(([0], np.cumsum(s[1:] != s[:-1])))
-        m = int(group[-1]) + 1
-        per_class = []
-        for cl in range(k):
-            at = np.flatnonzero(codes[order] == cl)
-            g = group[at]
-            starts = np.concatenate(([0], np.flatnonzero(g[1:] != g[:-1]) + 1)) if len(at) else at
-            per_class.append((order[at], starts, g[starts] if len(at) else g))
-        columns.append((m, per_class))
+    resampler = resampler or _Resampler(matrix, codes)
     members = [np.flatnonzero(codes == c) for c in range(k)]
     rng = np.random.default_rng(settings.seed)
     chunk = max(1, min(settings.resamples, 2_000_000 // n))
-    macro, weighted, ht, ap_macro, ap_weighted = [], [], [], [], []
+    values: dict[str, list[np.ndarray]] = {}
     done = 0
     while done < settings.resamples:
         c = min(chunk, settings.resamples - done)
         rows = (np.arange(c, dtype=np.int64) * n)[:, None]
         flat = np.concatenate([(idx[rng.integers(0, len(idx), size=(c, len(idx)))] + rows).ravel()
                                for idx in members if len(idx)])
-        weights = np.bincount(flat, minlength=c * n).reshape(c, n).astype(np.float32)
-        # per column: the resampled weight of each class in each score group
-        groups = []
-        for m, per_class in columns:
-            totals = []
-            for instances, starts, group_ids in per_class:
-                g = np.zeros((c, m))
-                if len(instances):
-                    g[:, group_ids] = np.add.reduceat(weights[:, instances], starts, axis=1, dtype=np.float64)
-                totals.append(g)
-            groups.append(totals)
-        ovr = np.column_stack([_auc_rows(groups[j][j], sum(groups[j][cl] for cl in range(k) if cl != j))
-                               for j in range(k)])
-        macro.append(ovr.mean(axis=1))
-        weighted.append((ovr * support).sum(axis=1) / support.sum())
-        aps = np.column_stack([_ap_rows(groups[j][j], sum(groups[j][cl] for cl in range(k) if cl != j))
-                               for j in range(k)])
-        ap_macro.append(aps.mean(axis=1))
-        ap_weighted.append((aps * support).sum(axis=1) / support.sum())
-        pairs = [(_auc_rows(groups[i][i], groups[i][j]) + _auc_rows(groups[j][j], groups[j][i])) / 2.0
-                 for i, j in combinations(range(k), 2)]
-        ht.append(np.mean(pairs, axis=0))
+        weights = np.bincount(flat, minlength=c * n).reshape(c, n).T.astype(np.float64, order="C")
+        for name, v in resampler.averages(weights).items():  # weights: instances x resamples
+            values.setdefault(name, []).append(v)
         done += c
     alpha = 1.0 - confidence
     out: dict[str, ConfidenceInterval | None] = {}
-    for name, chunks in (("macro", macro), ("weighted", weighted), ("hand_till", ht), ("ap_macro", ap_macro),
-                         ("ap_weighted", ap_weighted)):
+    for name, chunks in values.items():
         v = np.concatenate(chunks)
         v = v[np.isfinite(v)]
         if len(v) < 0.99 * settings.resamples:
@@ -364,11 +473,15 @@ def _undefined_averages(per_class: dict[str, Estimate], absent: list[str]) -> Mu
 
 AP_AVERAGE_NOTE = "no interval: computed from the per-class summaries"
 
+BATCHES_NOTE = "no interval: data read in batches keep no instances to resample"
+
 
 def _with_average_precision(ranking: MulticlassRanking, summaries: list[ScoreCounts | None], support: np.ndarray,
-                            confidence: float) -> MulticlassRanking:
+                            confidence: float, note: str = AP_AVERAGE_NOTE,
+                            micro_value: float | None = None) -> MulticlassRanking:
     """The ranking with each class's one-vs-rest average precision (Boyd et al.'s logit interval, as for
-    two classes) and its macro, micro and weighted means, and the summaries for the curves.
+    two classes) and its macro, micro and weighted means (``note`` says why they have no interval; the micro
+    mean is ``micro_value`` when already computed), and the summaries for the curves.
 
     A class with no actual instance has no AP (scikit-learn counts it 0, ``assay.average_precision``
     too); the macro mean is then undefined, the weighted one gives it weight 0, and the micro mean
@@ -386,10 +499,11 @@ def _with_average_precision(ranking: MulticlassRanking, summaries: list[ScoreCou
     values = np.array([e.value if e.value is not None else 0.0 for e in per_class.values()])
     absent = [label for label, s in zip(labels, support, strict=True) if s == 0]
     macro = Estimate.undefined(f"undefined: no actual instances of {', '.join(repr(a) for a in absent)}") \
-        if absent else Estimate(float(values.mean()), None, None, AP_AVERAGE_NOTE)
-    weighted = Estimate(float(np.average(values, weights=support)), None, None, AP_AVERAGE_NOTE)
+        if absent else Estimate(float(values.mean()), None, None, note)
+    weighted = Estimate(float(np.average(values, weights=support)), None, None, note)
     if len(present) == len(labels):
-        micro = Estimate(float(one_vs_rest_average_precision(present, support, "micro")), None, None, AP_AVERAGE_NOTE)
+        value = one_vs_rest_average_precision(present, support, "micro") if micro_value is None else micro_value
+        micro = Estimate(float(value), None, None, note)
     else:
         micro = Estimate.undefined("undefined: the scores of a class with no actual instance were not kept")
     return MulticlassRanking(ranking.per_class, ranking.macro, ranking.weighted, ranking.hand_till,
@@ -413,10 +527,9 @@ def analyse_multiclass_counts(summaries: list[ScoreCounts | None], pair_aucs: np
     pairs = [(pair_aucs[i, j] + pair_aucs[j, i]) / 2.0 for i, j in combinations(range(k), 2)]
     values = {"macro": float(aucs.mean()), "weighted": float(np.average(aucs, weights=support)),
               "hand_till": float(np.mean(pairs))}
-    note = "no interval: data read in batches keep no instances to resample"
-    ranking = MulticlassRanking(per_class, *(Estimate(values[name], None, None, note)
+    ranking = MulticlassRanking(per_class, *(Estimate(values[name], None, None, BATCHES_NOTE)
                                              for name in ("macro", "weighted", "hand_till")))
-    return _with_average_precision(ranking, summaries, support, confidence)
+    return _with_average_precision(ranking, summaries, support, confidence, BATCHES_NOTE)
 
 
 def analyse_multiclass_scores(
@@ -430,10 +543,11 @@ def analyse_multiclass_scores(
     """One-vs-rest AUCs with DeLong intervals; averages and M with a stratified bootstrap.
 
     The bootstrap resamples instances within each class (class sizes kept) and
-    recomputes every curve from per-instance resample counts; it runs when
-    resamples x n x (k + k(k-1)) stays within ``BOOTSTRAP_BUDGET``, and otherwise
-    the averages come without an interval and a note says how to get one. ``bootstrap=None``: no
-    bootstrap, the averages without an interval (for the curves alone).
+    recomputes the averages under the times each instance is drawn (:class:`_Resampler`: a few passes over
+    the instances per class); it runs when resamples x n x k stays within ``BOOTSTRAP_BUDGET``, and
+    otherwise the averages come without an interval and a note gives the limit and the resamples that
+    fit it. The average precisions' bootstrap intervals are widened to hold their estimate where they
+    do not. ``bootstrap=None``: no bootstrap, the averages without an interval (for the curves alone).
     """
     n, k = matrix.shape
     support = np.bincount(codes, minlength=k)
@@ -443,34 +557,42 @@ def analyse_multiclass_scores(
     absent = [label for label, s in zip(labels, support, strict=True) if s == 0]
     if absent:
         return _with_average_precision(_undefined_averages(per_class, absent), summaries, support, confidence)
+    resampler = _Resampler(matrix, codes)  # M and the micro AP in k passes, not one per pair of classes
+    at_once = resampler.averages(np.ones((n, 1)))
     values = {"macro": float(aucs.mean()), "weighted": float(np.average(aucs, weights=support)),
-              "hand_till": hand_till(matrix, codes)}
+              "hand_till": float(at_once["hand_till"][0])}
+    micro = float(at_once["ap_micro"][0])
     if bootstrap is None:
         note = "no interval: not asked for"
-        estimates = {name: Estimate(v, None, None, note) for name, v in values.items()}
-    elif bootstrap.resamples * n * (k + k * (k - 1)) <= BOOTSTRAP_BUDGET:
-        intervals = _bootstrap_averages(matrix, codes, confidence, bootstrap)
+    elif bootstrap.resamples * n * k > BOOTSTRAP_BUDGET:
+        fit = BOOTSTRAP_BUDGET // (n * k)
+        note = (f"no interval: its bootstrap would take resamples x instances x classes = {bootstrap.resamples:,} x "
+                f"{n:,} x {k:,}, past the limit of {BOOTSTRAP_BUDGET:,} (a few seconds); "
+                + (f"with {fit:,} resamples or fewer it runs" if fit >= MIN_RESAMPLES else
+                   f"even {MIN_RESAMPLES} resamples are past it"))
+    else:
+        intervals = _bootstrap_averages(matrix, codes, confidence, bootstrap, resampler)
         estimates = {name: Estimate(v, intervals[name], "bootstrap-percentile",
                                     None if intervals[name] else "no interval: undefined in resamples")
                      for name, v in values.items()}
         ranking = MulticlassRanking(per_class, estimates["macro"], estimates["weighted"], estimates["hand_till"])
-        ranking = _with_average_precision(ranking, summaries, support, confidence)
+        ranking = _with_average_precision(ranking, summaries, support, confidence, micro_value=micro)
 
-        def banded(e: Estimate, ci: ConfidenceInterval | None) -> Estimate:
-            if e.value is None or ci is None:
+        def banded(e: Estimate | None, ci: ConfidenceInterval | None) -> Estimate | None:
+            if e is None or e.value is None:
                 return e
+            if ci is None:
+                return Estimate(e.value, None, None, "no interval: undefined in resamples")
             return Estimate(e.value, ConfidenceInterval(min(ci.low, e.value), max(ci.high, e.value)),
                             "bootstrap-percentile")
 
         return replace(ranking, average_precision_macro=banded(ranking.average_precision_macro, intervals["ap_macro"]),
                        average_precision_weighted=banded(ranking.average_precision_weighted,
-                                                         intervals["ap_weighted"]))
-    else:
-        note = (f"no interval: the bootstrap of {bootstrap.resamples} resamples is too large for "
-                f"{n:,} instances and {k} classes; ask for fewer resamples")
-        estimates = {name: Estimate(v, None, None, note) for name, v in values.items()}
+                                                         intervals["ap_weighted"]),
+                       average_precision_micro=banded(ranking.average_precision_micro, intervals["ap_micro"]))
+    estimates = {name: Estimate(v, None, None, note) for name, v in values.items()}
     ranking = MulticlassRanking(per_class, estimates["macro"], estimates["weighted"], estimates["hand_till"])
-    return _with_average_precision(ranking, summaries, support, confidence)
+    return _with_average_precision(ranking, summaries, support, confidence, note, micro)
 
 
 def rank_classes(y_true: Any, y_proba: Any, *, labels: Any = None, confidence: float = 0.95) -> MulticlassRanking:

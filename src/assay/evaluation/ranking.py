@@ -64,6 +64,9 @@ __all__ = [
     "ThresholdChoice",
     "analyse_scores",
     "combined_hull",
+    "cost_at",
+    "CURVE_OPTIONS",
+    "check_curve_options",
 ]
 
 AUCInterval = Literal["delong", "bootstrap"]
@@ -84,6 +87,23 @@ class Costs:
     @property
     def is_default(self) -> bool:
         return self == Costs()
+
+
+def cost_at(costs: Costs, prevalence: float, fpr: Any, tpr: Any) -> np.ndarray:
+    """The expected cost per instance at ROC points (``expected_cost`` of :mod:`assay.metrics.roc_space`) in a
+    scale that cannot overflow: the costs divided by the power of two at or above the largest of them (exact),
+    the result multiplied back. Bit for bit the plain formula where that does not overflow; finite for any
+    finite costs (a mean of costs is no larger than the largest)."""
+    e = _cost_exponent(costs)
+    scaled = np.ldexp(expected_cost(fpr, tpr, prevalence=prevalence, cost_fp=math.ldexp(costs.fp, -e),
+                                    cost_fn=math.ldexp(costs.fn, -e), cost_tp=math.ldexp(costs.tp, -e),
+                                    cost_tn=math.ldexp(costs.tn, -e)), e)
+    return np.asarray(scaled, dtype=np.float64)
+
+
+def _cost_exponent(costs: Costs) -> int:
+    largest = max(abs(costs.fp), abs(costs.fn), abs(costs.tp), abs(costs.tn))
+    return math.frexp(largest)[1] if largest > 0 else 0
 
 
 @dataclass(frozen=True)
@@ -270,31 +290,46 @@ class RankingAnalysis(Displayable):
                 "fpr": np.where(at_origin, 0.0, gather(tc.fp, after) / tc.n_negative),
                 "tpr": np.where(at_origin, 0.0, gather(tc.tp, after) / tc.n_positive)}
 
+    @property
+    def given_prevalence(self) -> float | None:
+        """The deployment prevalence given to the analysis (where the classifier will be used), or None when
+        it is the test data's: what a picture of the PR curve is drawn at."""
+        return self.deployment_prevalence if self.prevalence_source == "given" else None
+
     def pr(self, prevalence: float | None = None) -> dict[str, np.ndarray]:
         """Precision and recall at each distinct threshold, highest threshold first; at a ``prevalence``,
         the precision the same rates give there (ROC curves do not move with the class balance; PR
         curves do: Fawcett 2006)."""
-        if prevalence is not None:
-            prevalence = check_number(prevalence, "prevalence", low=0.0, high=1.0, low_open=True, high_open=True,
-                                      what="a share strictly between 0 and 1")
-        precision, recall, thresholds = pr_points(self.counts, prevalence)
+        precision, recall, thresholds = pr_points(self.counts, _curve_prevalence(prevalence))
         return {"threshold": self.shown(thresholds), "recall": recall, "precision": precision}
 
-    def lift_curve(self) -> dict[str, np.ndarray]:
-        """Depth, cumulative gains and lift at each distinct threshold (seed 002)."""
-        depth, gains, lift = lift_points(self.counts)
+    def lift_curve(self, prevalence: float | None = None) -> dict[str, np.ndarray]:
+        """Depth, cumulative gains and lift at each distinct threshold (seed 002); at a ``prevalence`` pi,
+        those of a population with that share of positives: the depth pi TPR + (1 - pi) FPR (the share
+        flagged moves with the class balance), the gains TPR (they do not), the lift gains / depth.
+        Equal to the data re-weighted to that prevalence."""
+        depth, gains, lift = lift_points(self.counts, _curve_prevalence(prevalence))
         return {"threshold": self.shown(self.counts.thresholds), "depth": depth, "gains": gains, "lift": lift}
 
-    def threshold_table(self, thresholds: np.ndarray | None = None) -> dict[str, np.ndarray]:
-        """Counts and rates at given thresholds (default: every distinct score), as seed 000's table."""
+    def threshold_table(self, thresholds: np.ndarray | None = None, *,
+                        prevalence: float | None = None) -> dict[str, np.ndarray]:
+        """Counts and rates at given thresholds (default: every distinct score), as seed 000's table; the
+        expected cost at the deployment prevalence. At a ``prevalence`` pi, every column that moves with the
+        class balance (precision, NPV, accuracy, F1, MCC, the share predicted positive, the expected cost) is
+        at pi, from each threshold's TPR and FPR; the counts stay the data's."""
         tc = self.counts
         t = tc.thresholds if thresholds is None else self.shown(_check_thresholds(thresholds))
-        return self._table(t, counts_at(tc, t))
+        return self._table(t, counts_at(tc, t), _curve_prevalence(prevalence))
 
-    def curve_chunks(self, kind: str, chunk: int = CHUNK) -> Iterator[dict[str, np.ndarray]]:
+    def curve_chunks(self, kind: str, chunk: int = CHUNK, *,
+                     prevalence: float | None = None) -> Iterator[dict[str, np.ndarray]]:
         """The rows of ``roc()``, ``pr()``, ``lift_curve()`` or ``threshold_table()`` (``kind`` "roc", "pr",
-        "lift" or "thresholds"), ``chunk`` distinct thresholds at a time: a curve of a summary spilled to
-        disk is written out without being held whole (the pages read are given back)."""
+        "lift" or "thresholds"; with ``prevalence`` as they take it), ``chunk`` distinct thresholds at a time:
+        a curve of a summary spilled to disk is written out without being held whole (the pages read are
+        given back)."""
+        prevalence = _curve_prevalence(prevalence)
+        if prevalence is not None and kind == "roc":
+            raise InvalidInput("the ROC curve does not move with the class balance", field="prevalence")
         tc = self.counts
         for start in range(0, len(tc.thresholds), chunk):
             part = ThresholdCounts(np.array(tc.thresholds[start:start + chunk]), np.array(tc.tp[start:start + chunk]),
@@ -305,32 +340,39 @@ class RankingAnalysis(Displayable):
                 first = 0 if start == 0 else 1  # the origin once, at the top
                 yield {"threshold": self.shown(thresholds[first:]), "fpr": fpr[first:], "tpr": tpr[first:]}
             elif kind == "pr":
-                precision, recall, thresholds = pr_points(part)
+                precision, recall, thresholds = pr_points(part, prevalence)
                 yield {"threshold": self.shown(thresholds), "recall": recall, "precision": precision}
             elif kind == "lift":
-                depth, gains, lift = lift_points(part)
+                depth, gains, lift = lift_points(part, prevalence)
                 yield {"threshold": self.shown(part.thresholds), "depth": depth, "gains": gains, "lift": lift}
             elif kind == "thresholds":
                 tp, fp = part.tp.astype(np.float64), part.fp.astype(np.float64)  # as counts_at gives them
-                yield self._table(part.thresholds, Cells(tp, fp, tc.n_positive - tp, tc.n_negative - fp))
+                yield self._table(part.thresholds, Cells(tp, fp, tc.n_positive - tp, tc.n_negative - fp),
+                                  prevalence)
             else:
                 raise ValueError(f"no chunked curve {kind!r}")
 
-    def _table(self, t: np.ndarray, cells: Cells) -> dict[str, np.ndarray]:
+    def _table(self, t: np.ndarray, cells: Cells, prevalence: float | None = None) -> dict[str, np.ndarray]:
         tc = self.counts
         n = tc.n_positive + tc.n_negative
         table = {"threshold": self.shown(t), "tp": cells.tp, "fp": cells.fp, "fn": cells.fn, "tn": cells.tn}
+        rated = cells
+        if prevalence is not None:  # the shares of the four outcomes at that prevalence (they sum to 1)
+            pos, neg = float(tc.n_positive), float(tc.n_negative)
+            rated = Cells(np.asarray(cells.tp, dtype=np.float64) / pos * prevalence,
+                          np.asarray(cells.fp, dtype=np.float64) / neg * (1.0 - prevalence),
+                          np.asarray(cells.fn, dtype=np.float64) / pos * prevalence,
+                          np.asarray(cells.tn, dtype=np.float64) / neg * (1.0 - prevalence))
         with np.errstate(invalid="ignore", divide="ignore"):
             for name in ("recall", "fpr", "precision", "specificity", "npv", "accuracy", "f1", "youden_j", "mcc"):
-                table[name] = np.asarray(BINARY_METRICS[name].compute(cells), dtype=np.float64)
-            table["expected_cost"] = self._cost(table["fpr"], table["recall"])
-        table["predicted_positive"] = (cells.tp + cells.fp) / n
+                moves = name not in ("recall", "fpr", "specificity", "youden_j")  # the rates do not move
+                table[name] = np.asarray(BINARY_METRICS[name].compute(rated if moves else cells), dtype=np.float64)
+            table["expected_cost"] = self._cost(table["fpr"], table["recall"], prevalence)
+        table["predicted_positive"] = (cells.tp + cells.fp) / n if prevalence is None else rated.tp + rated.fp
         return table
 
-    def _cost(self, fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
-        c = self.costs
-        return expected_cost(fpr, tpr, prevalence=self.deployment_prevalence, cost_fp=c.fp, cost_fn=c.fn,
-                             cost_tp=c.tp, cost_tn=c.tn)
+    def _cost(self, fpr: np.ndarray, tpr: np.ndarray, prevalence: float | None = None) -> np.ndarray:
+        return cost_at(self.costs, self.deployment_prevalence if prevalence is None else prevalence, fpr, tpr)
 
     # output -----------------------------------------------------------------
 
@@ -339,6 +381,20 @@ class RankingAnalysis(Displayable):
         from assay.evaluation.tidy import to_frame
 
         return to_frame(self)
+
+    def __str__(self) -> str:
+        """The text report of the ranking (``print(r)``), as ``print`` gives an Evaluation's."""
+        from assay.report.ranking import ranking_document
+        from assay.report.text import render_blocks_text
+
+        return render_blocks_text(ranking_document(self), color=False)
+
+    def __repr__(self) -> str:
+        e = self.roc_auc
+        n = self.summary.n_positive + self.summary.n_negative
+        ci = f", ci=({e.ci.low:.4g}, {e.ci.high:.4g})" if e.ci is not None else ""
+        return (f"RankingAnalysis(n={n:g}, positive={self.summary.labels[1]!r}, roc_auc={e.value:.4g}{ci}, "
+                f"distinct_scores={self.distinct})")
 
     def to_dict(self) -> dict[str, Any]:
         hull = self.hull()
@@ -375,6 +431,44 @@ class RankingAnalysis(Displayable):
             "approximation": self.approximation,
             "notes": list(self.notes),
         }
+
+
+CURVE_OPTIONS: dict[str, frozenset[str]] = {
+    "roc": frozenset(),
+    "hull": frozenset(),
+    "pr": frozenset({"prevalence"}),
+    "lift": frozenset({"prevalence"}),
+    "thresholds": frozenset({"prevalence", "costs", "thresholds"}),
+}
+"""The options each curve of :class:`RankingAnalysis` takes: the PR curve, the lift chart (its depth) and the
+threshold table (precision, NPV, accuracy, F1, MCC, expected cost) move with the class balance, so they take
+a ``prevalence``; the ROC curve and its hull do not (Fawcett 2006); only the threshold table holds costs (its
+expected cost column) and given thresholds."""
+
+_CURVE_WHY = {"prevalence": "the ROC curve and its hull do not move with the class balance (Fawcett 2006)",
+              "costs": "only the threshold table has an expected cost column",
+              "thresholds": "the other curves hold every distinct threshold"}
+
+
+def check_curve_options(kind: str, given: Any) -> None:
+    """Refuse each option in ``given`` (names: "prevalence", "costs", "thresholds") that the curve ``kind``
+    does not take (:data:`CURVE_OPTIONS`): applied or refused, never ignored."""
+    if kind not in CURVE_OPTIONS:
+        raise InvalidInput(f"{kind!r} is not one of {list(CURVE_OPTIONS)}", field="kind")
+    for option in given:
+        if option not in CURVE_OPTIONS[kind]:
+            takers = [k for k, taken in CURVE_OPTIONS.items() if option in taken]
+            named = takers[0] if len(takers) == 1 else ", ".join(takers[:-1]) + " and " + takers[-1]
+            raise InvalidInput(f"applies to the {named} curve{'s' if len(takers) > 1 else ''}, not to the {kind} "
+                               f"curve: {_CURVE_WHY[option]}", field=option)
+
+
+def _curve_prevalence(prevalence: Any) -> float | None:
+    """A prevalence asked of a curve, checked (None: the test data's)."""
+    if prevalence is None:
+        return None
+    return check_number(prevalence, "prevalence", low=0.0, high=1.0, low_open=True, high_open=True,
+                        what="a share strictly between 0 and 1")
 
 
 def _choice(criterion: str, tc: ThresholdCounts, objective: Any, *, best: Literal["max", "min"]) -> ThresholdChoice:
@@ -530,15 +624,17 @@ def analyse_scores(
     pi = prevalence if deployment_prevalence is None else float(deployment_prevalence)
     source = "test data" if deployment_prevalence is None else "given"
     def cost_of(fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
-        return expected_cost(fpr, tpr, prevalence=pi, cost_fp=costs.fp, cost_fn=costs.fn, cost_tp=costs.tp,
-                             cost_tn=costs.tn)
+        return cost_at(costs, pi, fpr, tpr)
 
     # every choice walks the curve in chunks: no curve-long array is held
     youden = _choice("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
     corner = _choice("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
     cheapest = _choice("min_expected_cost", tc, cost_of, best="min")
-    slope = iso_performance_slope(cost_fp=costs.fp - costs.tn, cost_fn=costs.fn - costs.tp,
-                                  negatives=1 - pi, positives=pi) if costs.fn > costs.tp else math.inf
+    regret_fp, regret_fn = costs.fp - costs.tn, costs.fn - costs.tp
+    if not (math.isfinite(regret_fp) and math.isfinite(regret_fn)):  # beyond the largest double: both halved
+        regret_fp, regret_fn = costs.fp / 2 - costs.tn / 2, costs.fn / 2 - costs.tp / 2
+    slope = iso_performance_slope(cost_fp=regret_fp, cost_fn=regret_fn, negatives=1 - pi, positives=pi) \
+        if costs.fn > costs.tp else math.inf
     after, at_origin = np.maximum(hull_index - 1, 0), hull_index == 0
     hth = np.where(at_origin, np.inf, gather(tc.thresholds, after))
     hf = np.where(at_origin, 0.0, gather(tc.fp, after) / n_neg)
@@ -559,9 +655,7 @@ def analyse_scores(
         op_fpr = float(cells.fp[0] / n_neg)
         op_tpr = float(cells.tp[0] / n_pos)
         operating = ThresholdChoice("given", float(threshold), op_fpr, op_tpr,
-                                    float(expected_cost(np.array([op_fpr]), np.array([op_tpr]), prevalence=pi,
-                                                        cost_fp=costs.fp, cost_fn=costs.fn, cost_tp=costs.tp,
-                                                        cost_tn=costs.tn)[0]))
+                                    float(cost_at(costs, pi, np.array([op_fpr]), np.array([op_tpr]))[0]))
 
     # lift = precision among the top share / prevalence: the precision's Wilson interval, scaled
     gains = gains_at(tc, lift_depth)
@@ -601,9 +695,11 @@ def analyse_scores(
                          optimal=flip(result.optimal), operating_point=flip(result.operating_point),
                          operating_points=tuple(flip(p) for p in result.operating_points),
                          constrained=tuple(flip(c) for c in result.constrained))
-    elif not weighted and roc_auc.ci is not None and roc_auc.ci.high < 0.5:
+    elif roc_auc.value == 0.0 or (not weighted and roc_auc.ci is not None and roc_auc.ci.high < 0.5):
+        why = "every positive scores below every negative (AUC 0)" if roc_auc.value == 0.0 else \
+            "the AUC is significantly below 0.5"
         result = replace(result, notes=result.notes + (
-            "the scores look inverted: the AUC is significantly below 0.5, so lower scores go with the positive "
+            f"the scores look inverted: {why}, so lower scores go with the positive "
             "class; direction=\"lower\" analyses them that way (or name the other class positive)",))
     return result
 

@@ -32,7 +32,7 @@ from assay.evaluation.regression import RegressionEvaluation, evaluate_regressio
 from assay.inference.estimate import finite_or_none
 
 __all__ = ["Task", "TASKS", "RegressionModelValidation", "RegressionValidation", "regression_reason",
-           "validate_regression", "named_specs"]
+           "prediction_task", "validate_regression", "named_specs", "MANY_VALUES", "FEW_EXACT"]
 
 TASKS = ("auto", "classification", "regression")
 Task = str
@@ -164,6 +164,77 @@ def regression_reason(task: str, *, dataset: str | None, target_values: Any) -> 
         return "the target holds non-integer numbers, so the models are regressors (task 'classification' " \
                "treats the values as classes)"
     return None
+
+
+MANY_VALUES = 20
+"""More distinct numbers than this in the truth and in the predictions, with few predictions equal to their
+actual value (``FEW_EXACT``), are numeric predictions of a numeric target, not that many classes."""
+
+FEW_EXACT = 0.2
+"""The share of predictions equal to their actual value below which many distinct numbers are a regression."""
+
+
+def prediction_task(task: str, y_true: Any, y_pred: Any) -> str | None:
+    """Why predicted values are evaluated as numbers (a regression), or None: as classes.
+
+    With ``task="auto"``: numbers when the truth holds non-integer numbers; refused when both the
+    truth and the predictions are numbers with more than ``MANY_VALUES`` distinct values each and
+    fewer than ``FEW_EXACT`` of the predictions equal their actual value (whole numbers, such as a
+    count or a score predicted and rounded: hundreds of "classes" almost never predicted exactly are
+    a regression; say which with ``task``); else classes.
+
+    Raises
+    ------
+    InvalidInput
+        On an unknown ``task``; ``task="regression"`` with a truth that is not numbers; the
+        ambiguous case above with ``task="auto"``.
+
+    Examples
+    --------
+    >>> prediction_task("auto", [1.5, 2.0], [1.0, 2.5])[:41]
+    'the truth holds non-integer numbers, so t'
+    >>> prediction_task("auto", ["a", "b"], ["a", "a"]) is None
+    True
+    >>> prediction_task("auto", list(range(100)), [v + 1 for v in range(100)])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    assay.errors.InvalidInput: y_pred: ... none of the predictions equal their actual value: ... task=regression ...
+    """
+    from assay.protocols.features import numeric_values
+
+    if task not in TASKS:
+        raise InvalidInput(f"expected one of {list(TASKS)}, got {task!r}", field="task")
+    if task == "classification":
+        return None
+    truth = numeric_values(y_true)
+    if task == "regression":
+        if truth is None:
+            raise InvalidInput("holds values that are not numbers: a regression needs numbers", field="y_true")
+        return "asked for (task 'regression')"
+    if truth is None:
+        return None
+    present = truth[np.isfinite(truth)]
+    if present.size and not bool(np.all(present == np.floor(present))):
+        return ("the truth holds non-integer numbers, so the predictions are evaluated as numeric "
+                "(task 'classification' treats them as classes)")
+    predicted = numeric_values(y_pred)
+    if predicted is None or len(predicted) != len(truth):
+        return None
+    both = np.isfinite(truth) & np.isfinite(predicted)
+    t, p = truth[both], predicted[both]
+    distinct_true, distinct_pred = len(np.unique(t)), len(np.unique(p))
+    if distinct_true <= MANY_VALUES or distinct_pred <= MANY_VALUES:
+        return None
+    exact = float(np.mean(t == p))
+    if exact >= FEW_EXACT:
+        return None
+    shown = "none" if exact == 0 else f"{exact:.0%}" if exact >= 0.01 else "under 1%"
+    whole = bool(np.all(p == np.floor(p)))
+    classes = f"{len(np.unique(np.concatenate([t, p]))):,} classes" if whole else "classes"
+    raise InvalidInput(f"the truth and the predictions are numbers with {distinct_true:,} and {distinct_pred:,} "
+                       f"distinct values, and {shown} of the predictions equal their actual value: numeric "
+                       f"predictions, not {classes}? evaluate them with {{option:task=regression}} (or "
+                       "{option:task=classification} to take each value for a class)", field="y_pred")
 
 
 def named_specs(models: Sequence[Any]) -> dict[str, Any]:

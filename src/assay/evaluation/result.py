@@ -15,18 +15,59 @@ __all__ = ["Evaluation"]
 
 
 class ByLabel(dict):
-    """A mapping keyed by class labels as text that also takes a label as the data held it (0, 1.0, True)."""
+    """Per class, keyed by the class as the data held it (``r.classes``: 0 and 1 for integer labels), in matrix
+    order; a class is also found by its text (``"0"``, the JSON's key) or by an equal value (``0.0``,
+    ``True``), with ``[]``, ``in`` and ``get``."""
 
-    def __missing__(self, key: Any) -> Any:
+    def __init__(self, entries: dict[str, Any], classes: tuple[Any, ...]) -> None:
+        super().__init__(zip(classes, entries.values()))
+        self._held = dict(zip(entries, classes))  # text -> the class as held
+
+    def _find(self, key: Any) -> Any:
+        """The held class ``key`` names, or a KeyError."""
         from assay.errors import InvalidInput
         from assay.inputs import canonical_label
 
-        if not isinstance(key, str):
-            try:
-                return self[canonical_label(key, tuple(self))]
-            except InvalidInput:
-                pass
+        try:
+            if isinstance(key, str) and key in self._held:
+                return self._held[key]
+            if not isinstance(key, str):
+                return self._held[canonical_label(key, tuple(self._held))]
+        except (InvalidInput, TypeError):
+            pass
         raise KeyError(f"no class {key!r}; the classes are: {', '.join(map(repr, self))}")
+
+    def __missing__(self, key: Any) -> Any:
+        return dict.__getitem__(self, self._find(key))
+
+    def __contains__(self, key: Any) -> bool:
+        if dict.__contains__(self, key):
+            return True
+        try:
+            self._find(key)
+        except (KeyError, TypeError):
+            return False
+        return True
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+    def __reduce__(self) -> Any:  # pickled and copied with its lookups
+        return ByLabel, ({text: dict.__getitem__(self, held) for text, held in self._held.items()},
+                         tuple(self._held.values()))
+
+
+def total_of_weights(total: float) -> int | float:
+    """A count, or a total of sample weights as JSON: whole as an integer, else to 12 significant digits (a sum
+    of weights such as 0.1 carries rounding noise: 574.5999999999974 is 574.6).
+
+    >>> total_of_weights(500.0), total_of_weights(574.5999999999974)
+    (500, 574.6)
+    """
+    value = float(total)
+    if value.is_integer():
+        return int(value)
+    return float(f"{value:.12g}")
 
 
 @dataclass(frozen=True)
@@ -100,10 +141,11 @@ class Evaluation(Displayable):
         return self.analysis.metrics
 
     @property
-    def per_class(self) -> dict[str, dict[str, Any]]:
-        """Per class (its label as text), and found by the label as the data had it: ``r.per_class[0]``
-        is ``r.per_class["0"]``."""
-        return ByLabel(self.analysis.per_class)
+    def per_class(self) -> dict[Any, dict[str, Any]]:
+        """Per class, keyed as ``classes`` (the classes as the data held them: ``1 in r.per_class`` for
+        integer labels), and found by the label as text too: ``r.per_class[0]`` is ``r.per_class["0"]``.
+        The JSON's ``per_class`` is keyed by the text."""
+        return ByLabel(self.analysis.per_class, self.classes)
 
     @property
     def averages(self) -> dict[str, dict[str, Estimate]]:
@@ -134,7 +176,7 @@ class Evaluation(Displayable):
         """The JSON contract of ``assay report`` (full precision; null for undefined)."""
         return {
             "task": self.task,
-            "n": self.n,
+            "n": total_of_weights(self.n),
             "labels": list(self.labels),
             "positive": self.positive,
             "threshold": finite_or_none(self.threshold),
@@ -143,7 +185,7 @@ class Evaluation(Displayable):
             "metrics": {name: e.to_dict() for name, e in self.metrics.items()},
             "per_class": {
                 label: {name: (v.to_dict() if isinstance(v, Estimate) else v) for name, v in entry.items()}
-                for label, entry in self.per_class.items()
+                for label, entry in self.analysis.per_class.items()
             },
             "averages": {kind: {name: e.to_dict() for name, e in group.items()} for kind, group in self.averages.items()},
             "ranking": self.ranking.to_dict() if self.ranking is not None else None,
@@ -168,3 +210,14 @@ class Evaluation(Displayable):
         from assay.report.text import render_text
 
         return render_text(self, color=False)
+
+    def __repr__(self) -> str:
+        e = self.metrics.get("accuracy") if self.thresholded else getattr(self.ranking, "roc_auc",
+                                                                            getattr(self.ranking, "hand_till", None))
+        name = "accuracy" if self.thresholded else ("roc_auc" if hasattr(self.ranking, "roc_auc") else "hand_till")
+        headline = ""
+        if e is not None and e.value is not None:
+            headline = f", {name}={e.value:.4g}" + (f", ci=({e.ci.low:.4g}, {e.ci.high:.4g})" if e.ci else "")
+        positive = f", positive={self.pos_label!r}" if self.positive is not None else ""
+        classes = repr(self.classes) if len(self.classes) <= 10 else str(len(self.classes))  # one line, always
+        return f"Evaluation(task={self.task!r}, n={self.n:g}, classes={classes}{positive}{headline})"

@@ -29,8 +29,8 @@ import numpy as np
 
 from assay.checks import check_integer
 from assay.errors import InvalidInput
+from assay.evaluation.applicability import refuse_inapplicable
 from assay.evaluation.evaluate import (
-    _as_costs,
     _check_auc_interval,
     _check_options,
     _check_prevalence,
@@ -45,6 +45,7 @@ from assay.evaluation.evaluate import (
 from assay.evaluation.multiclass_ranking import analyse_multiclass_counts
 from assay.evaluation.probabilistic import _check_bins, _check_clip, _check_rows, analyse_score_counts, analyse_summary
 from assay.evaluation.ranking import AUCInterval, Costs, analyse_scores
+from assay.evaluation.regression_validation import FEW_EXACT, MANY_VALUES
 from assay.evaluation.result import Evaluation
 from assay.inputs import as_proba, as_scores, encode_labels, sorted_labels
 from assay.limits import MAX_CLASSES
@@ -122,11 +123,18 @@ def evaluate_batches(
     >>> round(r.ranking.roc_auc.value, 4), r.confusion.counts.tolist()
     (1.0, [[2, 0], [0, 3]])
     """
-    if kind not in ("y_score", "y_pred", "y_proba"):
+    if not isinstance(kind, str) or kind not in ("y_score", "y_pred", "y_proba"):
         raise InvalidInput(f"{kind!r} is not one of ['y_score', 'y_pred', 'y_proba']", field="kind")
     confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
     names = dict(names or {})
     fixed = None if labels is None else list(encode_labels({"labels": list(labels)}, labels=list(labels)).labels)
+    asked = {"threshold": threshold, "auc_interval": auc_interval, "costs": costs, "prevalence": prevalence,
+             "fpr_range": fpr_range, "lift_depth": lift_depth, "at_specificity": at_specificity,
+             "at_sensitivity": at_sensitivity, "roc_band": roc_band, "sensitivity_range": sensitivity_range,
+             "constraints": constraints, "direction": direction, "top_k": top_k, "prior": prior, "clip": clip,
+             "calibration_bins": calibration_bins, "calibration_strategy": calibration_strategy, "roc_bins": roc_bins}
+    if kind == "y_pred":
+        refuse_inapplicable("labels", asked)
     if direction != "higher" and kind != "y_score":
         raise InvalidInput("a direction applies to a score column", field="direction")
     if kind == "y_pred":
@@ -159,6 +167,7 @@ def evaluate_batches(
             names = {**names, "y_score": names.get("y_proba", "y_proba")}
             fixed = list(all_labels)
         else:
+            refuse_inapplicable("probabilities", asked)
             return _evaluate_proba(items, all_labels, names, positive=positive, confidence=confidence,
                                    interval=interval, beta=beta, settings=settings, prior=prior, clip=clip,
                                    calibration_bins=calibration_bins, calibration_strategy=calibration_strategy,
@@ -178,17 +187,46 @@ def evaluate_batches(
     return result
 
 
+def refuse_numeric_targets(cm: ConfusionCounts) -> None:
+    """The rule of ``prediction_task`` on merged counts (the batches and Spark keep no instances): classes
+    that are all whole numbers, more than ``MANY_VALUES`` of them among the actual and the predicted values
+    each, with fewer than ``FEW_EXACT`` of the predictions equal to their actual value, are numeric predictions
+    of a numeric target; refused, as in memory, with the way to say which was meant."""
+    try:
+        values = np.array([float(label) for label in cm.labels])
+    except (TypeError, ValueError):
+        return
+    if not np.all(np.isfinite(values) & (values == np.floor(values))):
+        return
+    actual, predicted = np.asarray(cm.actual_totals), np.asarray(cm.predicted_totals)
+    distinct_true, distinct_pred = int(np.count_nonzero(actual)), int(np.count_nonzero(predicted))
+    if distinct_true <= MANY_VALUES or distinct_pred <= MANY_VALUES:
+        return
+    exact = float(np.trace(np.asarray(cm.counts))) / float(cm.n)
+    if exact >= FEW_EXACT:
+        return
+    shown = "none" if exact == 0 else f"{exact:.0%}" if exact >= 0.01 else "under 1%"
+    raise InvalidInput(f"the truth and the predictions are numbers with {distinct_true:,} and {distinct_pred:,} "
+                       f"distinct values, and {shown} of the predictions equal their actual value: numeric "
+                       f"predictions, not {len(cm.labels):,} classes? evaluate them with {{option:task=regression}} "
+                       "(a table read whole; or {option:task=classification} to take each value for a class)",
+                       field="y_pred")
+
+
 def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence: float, interval: str, beta: float,
                               settings: Any, costs: Any = None, prevalence: float | None = None,
-                              kappa_weights: str | None = None, cost_matrix: Any = None) -> Evaluation:
+                              kappa_weights: str | None = None, cost_matrix: Any = None,
+                              predicted_labels: bool = True) -> Evaluation:
     """The evaluation of merged confusion counts (options checked by the caller): what every engine ends
-    with for predicted labels."""
+    with for predicted labels (``predicted_labels=False``: the most probable classes of probabilities)."""
     if cm.n == 0:
         raise InvalidInput("no instances to evaluate", field="y_true")
     present = np.flatnonzero(cm.actual_totals)
     if present.size < 2:
         raise InvalidInput(f"has a single class ({cm.labels[present[0]]!r}); at least two classes are needed "
                            "to evaluate a classifier", field="y_true")
+    if predicted_labels:
+        refuse_numeric_targets(cm)
     chosen, notes = None, []
     if len(cm.labels) == 2:
         chosen, why = choose_positive(cm.labels, positive=positive)
@@ -196,11 +234,12 @@ def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence:
     elif positive is not None:
         raise InvalidInput(f"a positive class applies to two-class data; these data have {len(cm.labels)} "
                            "classes", field="positive")
-    from assay.evaluation.evaluate import _matrix_costs
+    from assay.evaluation.evaluate import _cost_matrix_notes, _matrix_costs
 
-    return _evaluation(cm, chosen, None, confidence, interval, beta, settings, notes,
-                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights,
-                       cost_matrix=_matrix_costs(cost_matrix, costs, cm.labels))
+    matrix = _matrix_costs(cost_matrix, costs, cm.labels)
+    return _evaluation(cm, chosen, None, confidence, interval, beta, settings,
+                       notes + _cost_matrix_notes(cost_matrix, cm.labels),
+                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights, cost_matrix=matrix)
 
 
 def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], chosen: str, why: str, *,
@@ -221,7 +260,11 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     summary, direction = _directed(summary, direction, notes)
     lower = direction == "lower"
     if isinstance(threshold, str):  # a criterion: chosen on these same data
-        used, note = chosen_threshold(threshold, summary, costs=costs, prevalence=prevalence, direction=direction)
+        from assay.evaluation.evaluate import _threshold_costs
+
+        chosen_costs = _threshold_costs(costs, cost_matrix, all_labels, chosen) if threshold == "cost" else costs
+        used, note = chosen_threshold(threshold, summary, costs=chosen_costs, prevalence=prevalence,
+                                      direction=direction)
         notes.append(note)
         used = -used if lower else used
     elif threshold is None and (low_end < 0 or high_end > 1):  # not probabilities
@@ -236,7 +279,8 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
             interval=interval, beta=beta, settings=settings, costs=costs, prevalence=prevalence,
             auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth, roc_bins=roc_bins,
             at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band,
-            sensitivity_range=sensitivity_range, constraints=constraints, direction=direction)
+            sensitivity_range=sensitivity_range, constraints=constraints, direction=direction,
+            cost_matrix=cost_matrix)
     else:
         used = _resolve_threshold(threshold, np.array([low_end, high_end]))
     cells = counts_at(threshold_counts(summary), np.array([-used if lower else used]))
@@ -244,13 +288,18 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     counts = np.zeros((2, 2), dtype=np.int64)
     counts[p, p], counts[p, 1 - p] = int(cells.tp[0]), int(cells.fn[0])
     counts[1 - p, p], counts[1 - p, 1 - p] = int(cells.fp[0]), int(cells.tn[0])
-    from assay.evaluation.evaluate import _matrix_costs
+    from assay.evaluation.classification import threshold_notes
+    from assay.evaluation.evaluate import _cost_matrix_notes, _matrix_costs, _threshold_costs
 
+    notes += threshold_notes(used, low_end, high_end, direction=direction, predicted=counts.sum(axis=0),
+                             labels=all_labels, positive=chosen)
+    notes += _cost_matrix_notes(cost_matrix, all_labels)
     result = _evaluation(ConfusionCounts(all_labels, counts), chosen, used, confidence, interval, beta, settings,
                          notes, *_label_costs(costs, prevalence, all_labels),
                          cost_matrix=_matrix_costs(cost_matrix, costs, all_labels))
     ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
-                             bootstrap=settings, threshold=-used if lower else used, costs=_as_costs(costs),
+                             bootstrap=settings, threshold=-used if lower else used,
+                             costs=_threshold_costs(costs, cost_matrix, all_labels, chosen),
                              deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                              lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
                              at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range,
@@ -323,6 +372,8 @@ def oriented_summary(batches: Iterable[Any], names: Mapping[str, str], fixed: li
 
 def _items(batches: Iterable[Any], kind: str) -> Iterable[tuple[str | None, int, Any, Any]]:
     """(part, first row, truth, prediction) from each of the shapes a batch may take."""
+    if isinstance(batches, (str, bytes)) or not hasattr(batches, "__iter__"):
+        raise InvalidInput(f"expected an iterable of batches, got {type(batches).__name__}", field="batches")
     for item in batches:
         if isinstance(item, tuple) and len(item) == 4:
             yield item
@@ -565,7 +616,7 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
         if cm is None or probabilities is None or cm.n == 0:
             raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
         result = evaluate_confusion_counts(cm, positive=None, confidence=confidence, interval=interval, beta=beta,
-                                           settings=settings, cost_matrix=None if costs is None else costs)
+                                           settings=settings, cost_matrix=cost_matrix, predicted_labels=False)
         if top_k is not None:
             from assay.evaluation.multiclass_ranking import top_k_estimate
 

@@ -12,9 +12,13 @@ from typing import Any
 
 from assay.inference.estimate import Estimate
 
-__all__ = ["COLUMNS", "estimate_rows", "to_frame"]
+__all__ = ["COLUMNS", "MODEL_COLUMNS", "estimate_rows", "model_rows", "to_frame"]
 
 COLUMNS = ("section", "metric", "group", "value", "low", "high", "method", "note")
+
+MODEL_COLUMNS = ("model", *COLUMNS)
+"""The columns of a result about several models (``validate``, ``compare``): the model's name first, or for a
+test the models it compares ("tree vs forest")."""
 
 
 def _row(section: str, metric: str, group: str | None, e: Estimate) -> dict[str, Any]:
@@ -48,7 +52,7 @@ def estimate_rows(result: Any) -> list[dict[str, Any]]:
     if not isinstance(result, Evaluation):  # numeric predictions: their errors
         return [_row("metrics", name, None, e) for name, e in result.metrics.items() if isinstance(e, Estimate)]
     rows = [_row("metrics", name, None, e) for name, e in result.metrics.items() if isinstance(e, Estimate)]
-    for label, values in result.per_class.items():
+    for label, values in result.analysis.per_class.items():  # the labels as text, as the JSON's
         rows += [_row("per_class", name, label, e) for name, e in values.items() if isinstance(e, Estimate)]
     for average, values in result.averages.items():
         rows += [_row("averages", name, average, e) for name, e in values.items() if isinstance(e, Estimate)]
@@ -62,10 +66,61 @@ def estimate_rows(result: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _test_rows(models: list[str], name: str, test: dict[str, Any]) -> list[dict[str, Any]]:
+    """A test (its JSON) as rows whose ``group`` says which number: the statistic, the p-value (and an
+    adjusted one, ``pvalue_holm``), and the difference with its interval where the test gives one."""
+    who = " vs ".join(models) if len(models) == 2 else ", ".join(models)
+    method, note = test.get("method"), test.get("note")
+
+    def row(group: str, value: Any, ci: Any = None) -> dict[str, Any]:
+        low, high = ci if ci is not None else (None, None)
+        return {"model": who, "section": "tests", "metric": name, "group": group, "value": value, "low": low,
+                "high": high, "method": method, "note": note}
+
+    rows = [row("statistic", test.get("statistic"))]
+    rows += [row(key, value) for key, value in test.items() if key == "pvalue" or key.startswith("pvalue_")]
+    if "difference" in test or test.get("ci") is not None:
+        rows.append(row("difference", test.get("difference", test.get("statistic")), test.get("ci")))
+    return rows
+
+
+def model_rows(result: Any) -> list[dict[str, Any]]:
+    """The rows of a Validation or a Comparison: each model's estimates (:func:`estimate_rows` of its report,
+    and for a Validation the method's estimate of its error), then the tests between the models."""
+    from assay.evaluation.comparison import Comparison
+
+    rows: list[dict[str, Any]] = []
+    if isinstance(result, Comparison):
+        for name, report in zip(result.names, result.reports, strict=True):
+            rows += [{"model": name, **r} for r in estimate_rows(report)]
+        for test in result.tests:
+            models = list(result.names) if result.pairwise else list(result.names[:2])
+            rows += _test_rows(models, test, result.test_dict(test))
+        for pair in result.pairwise:
+            rows += [r for test in pair.tests for r in _test_rows(list(pair.names), test,
+                                                                 pair.test_dict(test, result.confidence))]
+        return rows
+    for name, m in result.models.items():
+        rows += [{"model": name, **r} for r in estimate_rows(m.report)]
+        e = m.estimate
+        rows += [{"model": name, "section": "estimate", "metric": metric, "group": None, "value": value,
+                  "low": None, "high": None, "method": e.name, "note": e.formula}
+                 for metric, value in (("error", e.error), ("accuracy", e.accuracy))]
+    for test in result.comparisons:
+        rows += _test_rows(list(test["models"]), test["test"], test)
+    return rows
+
+
 def to_frame(result: Any) -> Any:
-    """The rows as a pandas DataFrame (pandas is needed for this alone)."""
+    """The rows as a pandas DataFrame (pandas is needed for this alone); a result about several models
+    (Validation, Comparison) has the model's name in a first column, ``model``."""
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - pandas is there in the tests
         raise ImportError("to_frame() needs pandas: pip install pandas") from None
+    from assay.evaluation.comparison import Comparison
+    from assay.evaluation.validation import Validation
+
+    if isinstance(result, (Validation, Comparison)):
+        return pd.DataFrame(model_rows(result), columns=list(MODEL_COLUMNS))
     return pd.DataFrame(estimate_rows(result), columns=list(COLUMNS))

@@ -101,13 +101,36 @@ class Validation(DisplayableModels):
         """The out-of-fold predictions of one model, as a header and rows (every fold and repeat)."""
         return self._run.export_rows(model, ids=ids)
 
+    def to_frame(self) -> Any:
+        """Every estimate as a tidy pandas DataFrame: model, section, metric, group, value, low, high, method,
+        note; each model's report (as ``Evaluation.to_frame()``) and the method's estimate of its error, then
+        the tests between the models (``model`` "a vs b"; ``group`` the statistic, the p-value, the
+        difference with its interval)."""
+        from assay.evaluation.tidy import to_frame
+
+        return to_frame(self)
+
+    def __str__(self) -> str:
+        """The text report of ``assay validate`` (``print(v)``)."""
+        from assay.report.text import render_blocks_text
+        from assay.report.validation import validation_document
+
+        return render_blocks_text(validation_document(self), color=False)
+
+    def __repr__(self) -> str:
+        errors = ", ".join(f"{name!r}: {float(m.estimate.error):.4g}" for name, m in self.models.items())
+        return (f"Validation(dataset={self.dataset!r}, method={self.method!r}, n={self.n}, classes={len(self.labels)}, "
+                f"error={{{errors}}})")
+
 
 def _one_per_instance(run: Any, model: str, k: int) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, str | None]:
     """Instances tested at least once, with their prediction averaged over the parts testing them.
 
-    Returns (index, proba or None, predicted codes, note). With probabilities the
-    prediction is the most probable class of the averaged probabilities; without,
-    the majority vote (ties to the first class in label order).
+    Returns (index, proba or None, predicted codes, note). Where each instance is tested
+    once (cross-validation, holdout, ...), the prediction is the model's own ``predict()``,
+    the very labels the method's error counts; where repetitions test it several times, the
+    most probable class of the averaged probabilities, or without them the majority vote
+    (ties to the first class in label order, as ``predict()`` breaks them).
     """
     oof = run.out_of_fold(model)
     n = len(run.y_codes)
@@ -117,10 +140,16 @@ def _one_per_instance(run: Any, model: str, k: int) -> tuple[np.ndarray, np.ndar
     note = None
     if len(tested) < n:
         note = f"{n - len(tested)} instance(s) were never in a test part and are left out of the report"
+    proba = None
     if oof.proba is not None:
         total = np.zeros((n, k))
         np.add.at(total, index, oof.proba)
         proba = total[tested] / times[tested, None]
+    if len(tested) and times.max() == 1:  # one prediction each: predict()'s labels as they are
+        made = np.empty(n, dtype=np.intp)
+        made[index] = oof.y_pred
+        return tested, proba, made[tested], note
+    if proba is not None:
         return tested, proba, np.argmax(proba, axis=1), note
     votes = np.zeros((n, k))
     np.add.at(votes, (index, np.asarray(oof.y_pred)), 1.0)
@@ -160,19 +189,37 @@ def _class_weights(costs: Any, cost_matrix: Any, cost_method: Any, labels: tuple
 def _report(labels: tuple[str, ...], y: np.ndarray, proba: np.ndarray | None, pred: np.ndarray, *,
             positive: Any, confidence: float, bootstrap: int, seed: int, costs: Any = None,
             cost_matrix: Any = None) -> tuple[Evaluation, np.ndarray]:
-    """The report on one prediction per instance, and the predicted codes behind its matrix."""
-    truth = np.asarray(labels, dtype=object)[y]
-    if proba is not None:
-        report = evaluate(truth, y_proba={label: proba[:, j] for j, label in enumerate(labels)},
-                          labels=list(labels), positive=positive, confidence=confidence, bootstrap=bootstrap,
-                          seed=seed, costs=costs, cost_matrix=cost_matrix)
-        if report.positive is not None:  # two classes: positive iff its probability >= the threshold
-            p = labels.index(report.positive)
-            pred = np.where(proba[:, p] >= report.threshold, p, 1 - p)
+    """The report on one prediction per instance, and the predicted codes behind its matrix.
+
+    One prediction rule for the matrix, the metrics of labels and the method's error: the
+    predicted classes ``pred`` (never the probabilities thresholded again, which differ from
+    ``predict()`` on ties and for models whose ``predict`` is not their most probable class).
+    The probabilities give the ranking analysis (ROC, AUC, ...), the losses and the Bayes
+    decisions of a cost matrix; the ranking has no operating point at a threshold.
+    """
+    names = np.asarray(labels, dtype=object)
+    truth = names[y]
+    report = evaluate(truth, y_pred=names[pred], labels=list(labels), positive=positive, confidence=confidence,
+                      bootstrap=bootstrap, seed=seed, costs=costs, cost_matrix=cost_matrix)
+    if proba is None:
         return report, pred
-    report = evaluate(truth, y_pred=np.asarray(labels, dtype=object)[pred], labels=list(labels), positive=positive,
-                      confidence=confidence, bootstrap=bootstrap, seed=seed, costs=costs, cost_matrix=cost_matrix)
-    return report, pred
+    scored = evaluate(truth, y_proba={label: proba[:, j] for j, label in enumerate(labels)}, labels=list(labels),
+                      positive=positive, confidence=confidence, bootstrap=bootstrap, seed=seed, costs=costs,
+                      cost_matrix=cost_matrix)
+    ranking = scored.ranking
+    if ranking is not None and getattr(ranking, "operating_point", None) is not None:
+        ranking = replace(ranking, operating_point=None)
+    decisions = None
+    if scored.cost_decisions is not None:
+        from assay.evaluation.costs import cost_decisions
+        from assay.evaluation.evaluate import _matrix_costs
+
+        decisions = cost_decisions(proba, np.asarray(y), pred, _matrix_costs(cost_matrix, costs, labels),
+                                   report.labels, confidence=confidence, positive=report.positive)
+    notes = report.notes + tuple(note for note in scored.notes  # not about a threshold: the labels are predict()'s
+                                 if note not in report.notes and not note.startswith("threshold "))
+    return replace(report, ranking=ranking, probabilistic=scored.probabilistic, cost_decisions=decisions,
+                   notes=notes), pred
 
 
 def _test(name: str, pair: Sequence[str], result: Any, confidence: float, **extra: Any) -> dict[str, Any]:
@@ -642,17 +689,24 @@ def validate_over_datasets(sources: Sequence[Any], *, progress: Callable[[str], 
     """
     from assay.inference.friedman import friedman_nemenyi
 
-    if isinstance(sources, str) or len(sources) < 2:
+    if isinstance(sources, str) or not hasattr(sources, "__len__") or not hasattr(sources, "__iter__") \
+            or len(sources) < 2:
         raise InvalidInput("give two data sets or more to rank the models over them", field="dataset")
-    results: dict[str, Validation] = {}
-    for source in sources:
+    given: list[tuple[str, dict[str, Any]]] = []
+    for source in sources:  # every source checked, a name given twice refused, before any model is fitted
         if isinstance(source, str):
             name, kwargs = source, {"dataset": source}
-        else:
+        elif isinstance(source, (tuple, list)) and len(source) == 3:
             name, table, target = source
             kwargs = {"data": table, "target": target, "name": name}
-        if name in results:
-            raise InvalidInput(f"{name!r} is given twice", field="dataset")
+        else:
+            raise InvalidInput(f"expected the name of a bundled data set or a (name, table, target) triple, got "
+                               f"{source!r:.80}", field="dataset")
+        if any(name == seen for seen, _ in given):
+            raise InvalidInput(f"{name!r} is given twice: give each data set once", field="dataset")
+        given.append((name, kwargs))
+    results: dict[str, Validation] = {}
+    for name, kwargs in given:
         results[name] = validate(progress=progress(name) if progress else None, **kwargs, **settings)
     models = list(next(iter(results.values())).models)
     scores = []

@@ -62,7 +62,9 @@ class DifferenceResult(TwoSidedTest):
 
     ``ci`` is the interval at ``confidence``; ``interval(c)`` gives it at any
     other level. ``statistic`` and ``pvalue`` are NaN, ``ci`` None and ``note``
-    says why, when sigma is 0 (each rate 0 or 1).
+    says why, when sigma is 0 (each rate 0 or 1). Otherwise ``note`` warns when a
+    test set breaks Mitchell's rules of thumb for the normal approximation
+    (n >= 30 and n·e(1 - e) >= 5).
     """
 
     WHAT = "the difference between the two error rates"
@@ -143,9 +145,11 @@ def error_difference(e1: float, n1: int, e2: float, n2: int, *, confidence: floa
     Notes
     -----
     sigma^2 = e1 (1 - e1) / n1 + e2 (1 - e2) / n2 (the unpooled Wald variance).
-    The approximation wants n e (1 - e) of a few units at least in each set
-    (seed 004 asks n > 30). When both rates are 0 or 1, sigma = 0: the statistic
-    and p-value are NaN, the interval None, with a note.
+    The approximation wants, in each test set, n >= 30 and n e (1 - e) >= 5
+    (Mitchell 1997, ch. 5, rules of thumb): below either, ``note`` says so and
+    points to each rate's Wilson or Clopper-Pearson interval, which do not rely on
+    it. When both rates are 0 or 1, sigma = 0: the statistic and p-value are NaN,
+    the interval None, with a note.
 
     Examples
     --------
@@ -169,7 +173,20 @@ def error_difference(e1: float, n1: int, e2: float, n2: int, *, confidence: floa
     z = d / se
     half = float(normal_quantile(0.5 + confidence / 2.0)) * se
     pvalue = float(normal_two_sided_p(z))
-    return DifferenceResult(d, se, z, pvalue, confidence, ConfidenceInterval(d - half, d + half), e1, n1, e2, n2)
+    return DifferenceResult(d, se, z, pvalue, confidence, ConfidenceInterval(d - half, d + half), e1, n1, e2, n2,
+                            _normal_note(e1, n1, e2, n2))
+
+
+def _normal_note(e1: float, n1: int, e2: float, n2: int) -> str | None:
+    """The warning when a test set breaks Mitchell's rules of thumb, or None."""
+    from assay.inference.proportion import normal_rule, normal_rule_broken
+
+    broken = [b for b in (normal_rule_broken(n1, e1, n_name="n1", p_name="e1"),
+                          normal_rule_broken(n2, e2, n_name="n2", p_name="e2")) if b]
+    if not broken:
+        return None
+    return (f"the normal approximation is unreliable here: {'; '.join(broken)} ({normal_rule('e')}, in each test "
+            f"set): the Wilson or Clopper-Pearson interval of each error rate does not rely on it")
 
 
 def error_difference_from_counts(k1: int, n1: int, k2: int, n2: int, *, confidence: float = 0.95) -> DifferenceResult:

@@ -26,6 +26,7 @@ __all__ = [
     "t_two_sided_p",
     "t_quantile",
     "f_sf",
+    "studentized_range_sf",
     "critical_z",
     "z_confidence",
     "NormalTableEntry",
@@ -102,6 +103,92 @@ def f_sf(x: float | np.ndarray, dfn: float, dfd: float) -> float | np.ndarray:
     return special.fdtrc(dfn, dfd, x)
 
 
+RANGE_STEP = 0.02
+"""The step, in z and in q, of :func:`studentized_range_sf`'s trapezoid rule and of its table."""
+
+RANGE_ZERO = 60.0
+"""Past this q the studentized range's tail is below 1e-300 for any k up to 10^5 (at most k^2 Phi(-q/sqrt 2)):
+:func:`studentized_range_sf` gives 0 there."""
+
+_BLOCK = 2_000_000  # cells of one block of the quadrature (16 MB of float64)
+
+
+def studentized_range_sf(q: Any, k: int) -> np.ndarray:
+    """P(R >= q) for R the range of k independent standard normals: the studentized range with infinitely
+    many degrees of freedom, at many q at once.
+
+    Parameters
+    ----------
+    q : array-like of float
+        The points (any shape); q <= 0 gives 1, q >= ``RANGE_ZERO`` gives 0.
+    k : int >= 2
+        The number of normals (of models, for the Nemenyi test).
+
+    Returns
+    -------
+    numpy.ndarray of the shape of ``q``
+
+    Notes
+    -----
+    With the largest of the k at z and at least one of the others below z - q,
+
+        P(R >= q) = k ∫ φ(z) Φ(z)^(k-1) [1 - (1 - Φ(z - q)/Φ(z))^(k-1)] dz,
+
+    the bracket computed as -expm1((k - 1) log1p(-r)), so that a small tail keeps its relative
+    accuracy (SciPy's ``studentized_range.sf`` is 1 minus its cdf, to about 1e-11 absolute). The
+    integral is the trapezoid rule with step ``RANGE_STEP`` over z in [-10, 10 + max(q/2, sqrt(2 ln k))]
+    (for k = 2, where P = 2 Φ(-q/sqrt 2), within 1e-12 relative up to q = 50; SciPy's values within
+    1e-12 absolute). The integral is taken once per distinct q; when there are more distinct q than a
+    table over [0, max q] at step ``RANGE_STEP`` has nodes, it is taken at those nodes instead and
+    log P interpolated by a cubic spline: within 1e-8 relative of the direct integral (checked for
+    k = 2 to 5,000). Either way the cost does not grow with the number of q beyond a sort.
+
+    Examples
+    --------
+    >>> [round(float(p), 4) for p in studentized_range_sf([0.0, 2.772, 3.314], 2)]
+    [1.0, 0.05, 0.0191]
+    """
+    values = np.asarray(q, dtype=np.float64)
+    flat = values.ravel()
+    out = np.ones(flat.shape)
+    out[np.isnan(flat)] = np.nan
+    inside = (flat > 0.0) & (flat < RANGE_ZERO)
+    out[flat >= RANGE_ZERO] = 0.0
+    if inside.any():
+        distinct, where = np.unique(flat[inside], return_inverse=True)
+        top = float(distinct[-1])
+        nodes = np.arange(0.0, top + 2.0 * RANGE_STEP, RANGE_STEP)
+        if distinct.size <= nodes.size:
+            out[inside] = _range_sf_integral(distinct, k)[where]
+        else:
+            from scipy.interpolate import CubicSpline
+
+            tail = _range_sf_integral(nodes, k)
+            positive = tail > 0.0
+            last = float(nodes[positive][-1])
+            spline = CubicSpline(nodes[positive], np.log(tail[positive]))
+            table = np.where(distinct <= last, np.exp(spline(np.minimum(distinct, last))), 0.0)
+            out[inside] = np.minimum(table, 1.0)[where]
+    return out.reshape(values.shape)
+
+
+def _range_sf_integral(q: np.ndarray, k: int) -> np.ndarray:
+    """:func:`studentized_range_sf` by the trapezoid rule at each of ``q`` (finite, >= 0; inputs validated)."""
+    top = 10.0 + max(float(q.max(initial=0.0)) / 2.0, math.sqrt(2.0 * math.log(k)))
+    z = np.arange(-10.0, top + RANGE_STEP, RANGE_STEP)
+    log_cdf = special.log_ndtr(z)
+    weight = RANGE_STEP * np.exp(math.log(k) - 0.5 * z * z - 0.5 * math.log(2.0 * math.pi) + (k - 1) * log_cdf)
+    keep = weight > 0.0  # the density of the largest of the k: zero far on the left when k is large
+    z, log_cdf, weight = z[keep], log_cdf[keep], weight[keep]
+    out = np.empty(q.shape)
+    step = max(1, _BLOCK // max(z.size, 1))
+    with np.errstate(divide="ignore"):
+        for start in range(0, q.size, step):
+            ratio = np.exp(special.log_ndtr(z[None, :] - q[start:start + step, None]) - log_cdf[None, :])
+            out[start:start + step] = -np.expm1((k - 1) * np.log1p(-np.minimum(ratio, 1.0))) @ weight
+    return np.minimum(out, 1.0)
+
+
 # ----------------------------------------------------------------------------
 # the normal table of the textbooks
 
@@ -128,7 +215,7 @@ def critical_z(confidence: float, *, two_sided: bool = True) -> float:
     (1.645, 1.96, 1.645)
     """
     c = check_confidence(confidence)
-    tail = (1.0 - c) / 2.0 if two_sided else 1.0 - c
+    tail = (1.0 - c) / 2.0 if _check_flag(two_sided, "two_sided") else 1.0 - c
     return float(-special.ndtri(tail))  # from the small tail: accurate near c = 1
 
 
@@ -143,9 +230,19 @@ def z_confidence(z: float, *, two_sided: bool = True) -> float:
     from assay.checks import check_number
 
     x = check_number(z, "z")
-    if two_sided:
+    if _check_flag(two_sided, "two_sided"):
         return float(special.erf(abs(x) / math.sqrt(2.0)))
     return float(special.ndtr(x))
+
+
+def _check_flag(value: Any, field: str) -> bool:
+    """True or False (numpy's too), refusing anything else: ``if value`` on an array raises ValueError."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    from assay.checks import _text
+    from assay.errors import InvalidInput
+
+    raise InvalidInput(f"must be True or False, got {_text(value)}", field=field)
 
 
 @dataclass(frozen=True)
@@ -218,6 +315,7 @@ def normal_table(confidence: float | None = None, *, z: float | None = None,
 
     if (confidence is None) == (z is None):
         raise InvalidInput("give exactly one of confidence and z")
+    two_sided = _check_flag(two_sided, "two_sided")
     if confidence is not None:
         c = check_confidence(confidence)
         return NormalTableEntry(critical_z(c, two_sided=two_sided), c, bool(two_sided), "z")

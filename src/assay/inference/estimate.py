@@ -19,7 +19,13 @@ def finite_or_none(x: Any) -> float | None:
 
 @dataclass(frozen=True)
 class ConfidenceInterval:
-    """The interval [low, high] at some confidence level (as in SciPy)."""
+    """The interval [low, high] at some confidence level (as in SciPy), read as ``.low`` and ``.high`` or as
+    the pair ``(low, high)``: ``ci[0]``, ``ci[1]``, ``low, high = ci``, ``tuple(ci)``.
+
+    >>> ci = ConfidenceInterval(0.25, 0.75)
+    >>> ci[0], ci[-1], len(ci), tuple(ci)
+    (0.25, 0.75, 2, (0.25, 0.75))
+    """
 
     low: float
     high: float
@@ -27,6 +33,12 @@ class ConfidenceInterval:
     def __iter__(self):
         yield self.low
         yield self.high
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index: Any) -> Any:
+        return (self.low, self.high)[index]
 
     def contains(self, x: float) -> bool:
         return self.low <= x <= self.high

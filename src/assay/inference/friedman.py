@@ -41,13 +41,13 @@ Princeton University.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any, Literal
 
 import numpy as np
 
 from assay.errors import InvalidInput
 from assay.inference.estimate import finite_or_none
+from assay.limits import MAX_MODELS
 
 __all__ = ["FriedmanResult", "NemenyiPair", "friedman", "friedman_nemenyi", "nemenyi_q", "average_ranks", "Direction"]
 
@@ -244,8 +244,8 @@ def friedman_nemenyi(scores: Any, *, models: Any = None, datasets: Any = None, b
     Raises
     ------
     InvalidInput
-        On fewer than 2 data sets or 2 models, a missing or non-finite score, names of the wrong
-        length or repeated, or a confidence outside (0, 1).
+        On fewer than 2 data sets, fewer than 2 or more than ``assay.limits.MAX_MODELS`` (500) models,
+        a missing or non-finite score, names of the wrong length or repeated, or a confidence outside (0, 1).
 
     Examples
     --------
@@ -255,9 +255,8 @@ def friedman_nemenyi(scores: Any, *, models: Any = None, datasets: Any = None, b
     >>> round(r.statistic, 4), round(r.critical_difference, 3)
     (4.6667, 1.914)
     """
-    from scipy.stats import chi2, f, studentized_range
-
     from assay.checks import check_confidence
+    from assay.inference.distributions import chi2_sf, f_sf, studentized_range_sf
 
     confidence = check_confidence(confidence)
     if better not in DIRECTIONS:
@@ -273,6 +272,9 @@ def friedman_nemenyi(scores: Any, *, models: Any = None, datasets: Any = None, b
         raise InvalidInput(f"needs at least 2 data sets (rows), got {n}", field="scores")
     if k < 2:
         raise InvalidInput(f"needs at least 2 models (columns), got {k}", field="scores")
+    if k > MAX_MODELS:
+        raise InvalidInput(f"takes at most {MAX_MODELS:,} models (columns), got {k:,}: the Nemenyi test reports "
+                           f"every pair of models (assay.limits.MAX_MODELS)", field="scores")
     bad = np.argwhere(~np.isfinite(table))
     if bad.size:
         i, j = (int(x) for x in bad[0])
@@ -300,24 +302,25 @@ def friedman_nemenyi(scores: Any, *, models: Any = None, datasets: Any = None, b
     if stat != stat:
         pvalue = f_stat = f_pvalue = float("nan")
     else:
-        pvalue = float(chi2.sf(stat, df1))
+        pvalue = float(chi2_sf(stat, df1))
         denominator = n * (k - 1) - stat
         if denominator <= 1e-12 * n * (k - 1):  # every data set ranks the models the same way
             f_stat, f_pvalue = float("inf"), 0.0
         else:
             f_stat = (n - 1) * stat / denominator
-            f_pvalue = float(f.sf(f_stat, df1, df2))
+            f_pvalue = float(f_sf(f_stat, df1, df2))
 
     q = nemenyi_q(k, confidence)
     scale = float(np.sqrt(k * (k + 1) / (6.0 * n)))
     cd = q * scale
-    pairs = []
-    for a, b in combinations(range(k), 2):
-        first, second = (a, b) if mean_ranks[a] <= mean_ranks[b] else (b, a)
-        diff = float(mean_ranks[second] - mean_ranks[first])
-        p = float(studentized_range.sf(diff / scale * np.sqrt(2.0), k, np.inf)) if diff > 0 else 1.0
-        pairs.append(NemenyiPair(model_names[first], model_names[second], diff, min(max(p, 0.0), 1.0),
-                                 bool(diff > cd)))
+    first, second = (np.asarray(side, dtype=np.intp) for side in np.triu_indices(k, 1))
+    swap = mean_ranks[first] > mean_ranks[second]
+    first, second = np.where(swap, second, first), np.where(swap, first, second)
+    diffs = mean_ranks[second] - mean_ranks[first]
+    # one statistic per pair through one distribution: evaluated once per distinct rank difference
+    pvalues = np.clip(studentized_range_sf(diffs / scale * np.sqrt(2.0), k), 0.0, 1.0)
+    pairs = [NemenyiPair(model_names[a], model_names[b], d, p, d > cd)
+             for a, b, d, p in zip(first.tolist(), second.tolist(), diffs.tolist(), pvalues.tolist(), strict=True)]
     return FriedmanResult(
         models=tuple(model_names), datasets=tuple(dataset_names), scores=table, ranks=ranks,
         average_ranks=mean_ranks, better=better, statistic=float(stat), pvalue=pvalue, f_statistic=float(f_stat),

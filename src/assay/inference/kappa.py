@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from assay.checks import check_confidence, check_count_table
+from assay.checks import check_choice, check_confidence, check_count_table
 from assay.errors import InvalidInput
 from assay.inference.distributions import normal_quantile, normal_two_sided_p
 from assay.inference.estimate import ConfidenceInterval, finite_or_none
@@ -46,9 +46,11 @@ class KappaResult:
         level = f"{confidence:.0%}"
         if not self.pvalue == self.pvalue:
             return "kappa is undefined: the test cannot be made"
+        if self.significant(confidence) and self.kappa < 0:  # the test is two-sided
+            return f"at {level}, the agreement with the truth is significantly worse than chance (kappa < 0)"
         if self.significant(confidence):
             return f"at {level}, the agreement with the truth is significantly better than chance (kappa > 0)"
-        return f"at {level}, the agreement with the truth is not significantly better than chance"
+        return f"at {level}, the agreement with the truth is not significantly different from chance"
 
     def to_dict(self, confidence: float | None = None) -> dict[str, Any]:
         confidence = self.confidence if confidence is None else confidence
@@ -174,8 +176,7 @@ def weighted_kappa_test(matrix: Any, *, weights: str, confidence: float = 0.95) 
     >>> round(r.kappa, 4)
     0.4737
     """
-    if weights not in KAPPA_WEIGHTS:
-        raise InvalidInput(f"{weights!r} is not one of {list(KAPPA_WEIGHTS)}", field="kappa_weights")
+    check_choice(weights, KAPPA_WEIGHTS, "kappa_weights")
     m = check_count_table(matrix, "matrix").astype(np.float64)
     confidence = check_confidence(confidence)
     n = m.sum()

@@ -25,7 +25,8 @@ from assay.inference.distributions import binom_cdf, chi2_sf
 from assay.inference.estimate import finite_or_none
 from assay.inputs import check_lengths, encode_labels
 
-__all__ = ["McNemarMethod", "MCNEMAR_METHODS", "McNemarResult", "mcnemar", "paired_table", "mcnemar_predictions"]
+__all__ = ["McNemarMethod", "MCNEMAR_METHODS", "McNemarResult", "mcnemar", "paired_table", "mcnemar_predictions",
+           "chi2_note"]
 
 McNemarMethod = Literal["auto", "chi2-corrected", "chi2", "exact"]
 MCNEMAR_METHODS: tuple[str, ...] = get_args(McNemarMethod)
@@ -37,7 +38,21 @@ METHOD_TITLES = {
 }
 
 EXACT_BELOW = 25
-"""With ``method="auto"``, the exact test is used when b + c is below this."""
+"""With ``method="auto"``, the exact test is used when b + c is below this: the usual rule of thumb for the
+chi-squared approximation of McNemar's test (b + c >= 25). The chi-squared methods asked for below it carry
+a note (:data:`McNemarResult.note`) naming the rule and the exact test."""
+
+
+def chi2_note(b: int, c: int) -> str | None:
+    """The warning of a chi-squared McNemar test on fewer than 25 discordant pairs, or None.
+
+    >>> chi2_note(4, 3)[:70]
+    "McNemar's chi-squared approximation is unreliable here: b + c = 7 < 25"
+    """
+    if not 0 < b + c < EXACT_BELOW:
+        return None
+    return (f"McNemar's chi-squared approximation is unreliable here: b + c = {b + c:,} < {EXACT_BELOW} (the usual "
+            f"rule of thumb asks b + c ≥ {EXACT_BELOW}): use the exact binomial test (method exact, or auto)")
 
 
 @dataclass(frozen=True)
@@ -46,7 +61,8 @@ class McNemarResult:
 
     ``statistic`` is always the chi-squared value for the chi-squared methods and
     always min(b, c) for the exact one: ``method`` says which, so a field never
-    changes meaning with a flag.
+    changes meaning with a flag. ``note`` warns when a chi-squared method was used
+    on fewer than 25 discordant pairs (JSON has the key only then).
     """
 
     statistic: float
@@ -55,6 +71,7 @@ class McNemarResult:
     b: int
     c: int
     df: int | None
+    note: str | None = None
 
     def significant(self, confidence: float) -> bool:
         return bool(self.pvalue < 1.0 - confidence)
@@ -79,7 +96,7 @@ class McNemarResult:
         """The test as JSON; with ``adjusted``, its verdict and ``significant`` are those of the adjusted
         p-value (``pvalue`` stays the test's own)."""
         significant = self.significant(confidence) if adjusted is None else bool(adjusted < 1.0 - confidence)
-        return {
+        out = {
             "statistic": finite_or_none(self.statistic),
             "pvalue": finite_or_none(self.pvalue),
             "ci": None,
@@ -90,6 +107,9 @@ class McNemarResult:
             "c": self.c,
             "significant": significant,
         }
+        if self.note is not None:
+            out["note"] = self.note
+        return out
 
 
 def _p(p: float) -> str:
@@ -113,7 +133,9 @@ def mcnemar(table: Any, *, method: McNemarMethod = "chi2-corrected") -> McNemarR
     Returns
     -------
     McNemarResult
-        With NaN statistic and p-value 1 when b + c = 0.
+        With NaN statistic and p-value 1 when b + c = 0; with a ``note`` when a
+        chi-squared method is used on b + c < 25 (the usual rule of thumb), which
+        names the exact test.
 
     Notes
     -----
@@ -149,7 +171,7 @@ def mcnemar(table: Any, *, method: McNemarMethod = "chi2-corrected") -> McNemarR
     if method == "chi2-corrected":
         diff = max(diff - 1, 0)
     statistic = diff * diff / (b + c)
-    return McNemarResult(float(statistic), float(chi2_sf(statistic, 1)), method, b, c, 1)
+    return McNemarResult(float(statistic), float(chi2_sf(statistic, 1)), method, b, c, 1, chi2_note(b, c))
 
 
 def _as_table(table: Any) -> np.ndarray:

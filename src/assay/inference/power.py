@@ -117,8 +117,38 @@ def _upper_z(tail: float) -> float:
 
 
 def _too_large(n: float, field: str) -> InvalidInput:
-    return InvalidInput(f"the answer needs more than {MAX_COUNT:,} instances ({n:.3g}): no test set is that large",
+    size = f"{n:.3g}" if math.isfinite(n) else "more than 1e+308"
+    return InvalidInput(f"the answer needs more than {MAX_COUNT:,} instances ({size}): no test set is that large",
                         field=field)
+
+
+def _smallest_n(enough: Any, guess: int, field: str) -> int:
+    """The smallest n >= 1 with ``enough(n)`` (which holds from some n on: the power grows with n), by
+    bisection from a closed-form ``guess``: a few dozen evaluations wherever the answer lies (stepping one
+    instance at a time from the guess ran for hours when the guess was far off, as at a power below 50%)."""
+    high = max(1, guess)
+    while not enough(high):
+        if high > MAX_COUNT:
+            raise _too_large(float(high), field)
+        high *= 2
+    low = 0  # enough(low) is false, or low = 0
+    if high > 1 and not enough(high - 1):
+        return high
+    while high - low > 1:
+        mid = (low + high) // 2
+        if enough(mid):
+            high = mid
+        else:
+            low = mid
+    if high > MAX_COUNT:
+        raise _too_large(float(high), field)
+    return high
+
+
+def _squared_ratio(numerator: float, delta: float) -> float:
+    """(numerator / delta)², divided before squaring: a tiny delta gives infinity, never 0 in a denominator."""
+    ratio = numerator / abs(delta)
+    return ratio * ratio
 
 
 def _check_power(power: Any, field: str = "power") -> float:
@@ -240,7 +270,7 @@ def proportion_n(p: float, half_width: float, *, confidence: float = 0.95, metho
 
     if method == "normal":
         z = _upper_z((1.0 - confidence) / 2.0)
-        guess = z * z * p * (1.0 - p) / (h * h)
+        guess = _squared_ratio(z * math.sqrt(p * (1.0 - p)), h)
         if not guess <= MAX_COUNT:
             raise _too_large(guess, "half_width")
         n = max(1, math.ceil(guess))
@@ -301,7 +331,7 @@ def var_theta_obuchowski(theta: float, kappa: float) -> float:
 
 def _solve_nd(za: float, zb: float, v0: float, va: float, delta: float) -> float:
     """Cases needed: (zα sqrt(v0) + zβ sqrt(va))² / δ² (Obuchowski & McClish 1997, formula 2)."""
-    return (za * math.sqrt(v0) + zb * math.sqrt(va)) ** 2 / (delta * delta)
+    return _squared_ratio(za * math.sqrt(v0) + zb * math.sqrt(va), delta)
 
 
 def _solve_zbeta(nd: float, za: float, v0: float, va: float, delta: float) -> float:
@@ -324,10 +354,9 @@ def _sides(alternative: str) -> str:
 def _group_sizes(ncases: Any, ncontrols: Any, kappa: Any) -> tuple[float | None, float | None, float]:
     """ncases, ncontrols and kappa = ncontrols / ncases completed from any two (kappa 1 when it is not given)."""
     if ncases is not None:
-        ncases = check_number(ncases, "ncases", low=0.0, low_open=True, what="a positive number of cases")
+        ncases = _check_group(ncases, "ncases", "cases")
     if ncontrols is not None:
-        ncontrols = check_number(ncontrols, "ncontrols", low=0.0, low_open=True,
-                                 what="a positive number of controls")
+        ncontrols = _check_group(ncontrols, "ncontrols", "controls")
     if kappa is not None:
         kappa = check_number(kappa, "kappa", low=0.0, low_open=True,
                              what="a positive ratio of controls to cases")
@@ -339,10 +368,27 @@ def _group_sizes(ncases: Any, ncontrols: Any, kappa: Any) -> tuple[float | None,
         return ncases, ncontrols, ratio
     kappa = 1.0 if kappa is None else kappa
     if ncases is not None:
-        return ncases, kappa * ncases, kappa
+        return ncases, _implied(kappa * ncases, "controls"), kappa
     if ncontrols is not None:
-        return ncontrols / kappa, ncontrols, kappa
+        return _implied(ncontrols / kappa, "cases"), ncontrols, kappa
     return None, None, kappa
+
+
+def _check_group(value: Any, field: str, what: str) -> float:
+    """A number of cases or controls: positive (pROC takes real numbers) and at most ``MAX_COUNT``."""
+    return check_number(value, field, low=0.0, high=float(MAX_COUNT), low_open=True,
+                        what=f"a positive number of {what}, at most {MAX_COUNT:,}")
+
+
+def _implied(size: float, what: str, field: str = "kappa") -> float:
+    """The group size that kappa implies, refused past ``MAX_COUNT`` as a given one is (and at 0, where
+    the product of two tiny numbers underflows)."""
+    if not size <= MAX_COUNT:
+        raise InvalidInput(f"implies {size:.3g} {what}, more than {MAX_COUNT:,}: no test set is that large",
+                           field=field)
+    if not size > 0.0:
+        raise InvalidInput(f"implies {size:.3g} {what}: a group needs a positive size", field=field)
+    return size
 
 
 def _one_unknown(given: dict[str, bool], hint: str) -> str:
@@ -354,6 +400,14 @@ def _one_unknown(given: dict[str, bool], hint: str) -> str:
     if not missing:
         raise InvalidInput(f"nothing is left to compute: leave out exactly one of {names} ({hint})")
     raise InvalidInput(f"{' and '.join(missing)} are left out: leave out exactly one of {names} ({hint})")
+
+
+def _check_solved_groups(ncases: float, kappa: float) -> None:
+    """Refuse a solved sample size whose cases, or controls (kappa per case), exceed ``MAX_COUNT``."""
+    if not ncases <= MAX_COUNT:
+        raise _too_large(ncases, "power")
+    if not kappa * ncases <= MAX_COUNT:
+        raise _too_large(kappa * ncases, "kappa")
 
 
 def _whole_groups(ncases: float, kappa: float, power_at: Any, target: float) -> tuple[int, int]:
@@ -488,8 +542,7 @@ def auc_power(auc: float | None = None, *, ncases: float | None = None, ncontrol
         assert auc is not None and power is not None and sig_level is not None
         tail = _tail(sig_level, alternative)
         nd = _solve_nd(_upper_z(tail), _z(power), v0, var_theta_obuchowski(auc, kappa), auc - 0.5)
-        if not nd <= MAX_COUNT:
-            raise _too_large(nd, "power")
+        _check_solved_groups(nd, kappa)
         whole = _whole_groups(nd, kappa, lambda a, b: _auc_power_at(auc, a, b, tail), power)
         return AUCPlan(auc, nd, kappa * nd, kappa, sig_level, power, alternative, "n", *whole)
     assert ncases is not None and ncontrols is not None
@@ -622,8 +675,7 @@ def _pair_solve(delta: float, v0: float, va: float, ncases: float | None, kappa:
         tail = _tail(sig_level, alternative)
         za, zb = _upper_z(tail), _z(power)
         nd = _solve_nd(za, zb, v0, va, delta)
-        if not nd <= MAX_COUNT:
-            raise _too_large(nd, "power")
+        _check_solved_groups(nd, kappa)
 
         def power_at(cases: float, controls: float) -> float:
             return float(normal_cdf(_solve_zbeta(cases, za, v0, va, delta)))
@@ -742,7 +794,8 @@ def auc_pair_power_pilot(auc1: float, auc2: float, *, var1: float, var2: float, 
     nd = check_integer(pilot_ncases, "pilot_ncases", low=1, high=MAX_COUNT)
     nc = check_integer(pilot_ncontrols, "pilot_ncontrols", low=1, high=MAX_COUNT)
     if ncases is not None:
-        ncases = check_number(ncases, "ncases", low=0.0, low_open=True, what="a positive number of cases")
+        ncases = _check_group(ncases, "ncases", "cases")
+        _implied(ncases * nc / nd, "controls at the pilot's ratio", "ncases")
     if sig_level is not None:
         sig_level = _check_power(sig_level, "sig_level")
     if power is not None:
@@ -842,14 +895,10 @@ def mcnemar_n(p10: float, p01: float, *, confidence: float = 0.95, power: float 
     power = _check_power(power)
     psi, delta = p10 + p01, p10 - p01
     z = _upper_z((1.0 - confidence) / 2.0)
-    n_real = (z * math.sqrt(psi) + _z(power) * math.sqrt(psi - delta * delta)) ** 2 / (delta * delta)
+    n_real = _squared_ratio(z * math.sqrt(psi) + _z(power) * math.sqrt(psi - delta * delta), delta)
     if not n_real <= MAX_COUNT:
         raise _too_large(n_real, "p01")
-    n = max(1, math.ceil(n_real * (1.0 - 1e-12)))
-    while n > 1 and _mcnemar_power_at(n - 1, p10, p01, z) >= power:
-        n -= 1
-    while _mcnemar_power_at(n, p10, p01, z) < power:
-        n += 1
+    n = _smallest_n(lambda m: _mcnemar_power_at(m, p10, p01, z) >= power, math.ceil(n_real * (1.0 - 1e-12)), "p01")
     return McNemarPlan(p10, p01, n, confidence, _mcnemar_power_at(n, p10, p01, z), "n")
 
 
@@ -905,8 +954,13 @@ class DifferencePlan:
 
 
 def _difference_power_at(e1: float, n1: float, e2: float, n2: float, z: float) -> float:
-    """P(|d̂| / σ > z) with d̂ ~ N(d, σ²), σ² = e1 (1 - e1) / n1 + e2 (1 - e2) / n2 (inputs validated, σ > 0)."""
-    sigma = math.sqrt(e1 * (1.0 - e1) / n1 + e2 * (1.0 - e2) / n2)
+    """P(|d̂| / σ > z) with d̂ ~ N(d, σ²), σ² = e1 (1 - e1) / n1 + e2 (1 - e2) / n2 (inputs validated, σ > 0).
+
+    σ is computed in units of the larger e (1 - e), so that a tiny rate over many instances does not
+    underflow to σ = 0."""
+    v1, v2 = e1 * (1.0 - e1), e2 * (1.0 - e2)
+    unit = max(v1, v2)
+    sigma = math.sqrt(unit) * math.sqrt(v1 / unit / n1 + v2 / unit / n2)
     shift = abs(e2 - e1) / sigma
     return float(normal_cdf(shift - z) + normal_cdf(-shift - z))
 
@@ -954,23 +1008,14 @@ def difference_n(e1: float, e2: float, *, confidence: float = 0.95, power: float
     power = _check_power(power)
     z = _upper_z((1.0 - confidence) / 2.0)
     d = e2 - e1
-    guess = (z + _z(power)) ** 2 * (e1 * (1.0 - e1) + e2 * (1.0 - e2)) / (d * d)
+    guess = _squared_ratio((z + _z(power)) * math.sqrt(e1 * (1.0 - e1) + e2 * (1.0 - e2)), d)
     if not guess <= MAX_COUNT:
         raise _too_large(guess, "e2")
 
     def power_at(n: int) -> float:
         return _difference_power_at(e1, n, e2, n, z)
 
-    high = max(1, math.ceil(guess))
-    while power_at(high) < power:
-        high *= 2
-    low = 0  # power_at(low) < power (or low = 0)
-    while high - low > 1:
-        mid = (low + high) // 2
-        if power_at(mid) >= power:
-            high = mid
-        else:
-            low = mid
+    high = _smallest_n(lambda n: power_at(n) >= power, math.ceil(guess), "e2")
     return DifferencePlan(e1, e2, high, high, confidence, power_at(high), "n")
 
 

@@ -20,7 +20,7 @@ from assay.inference.distributions import beta_ppf, normal_quantile
 from assay.inference.estimate import ConfidenceInterval
 
 __all__ = ["ProportionMethod", "PROPORTION_METHODS", "ProportionInterval", "proportion_ci", "proportion_bounds",
-           "successes_from_rate", "WALD_MIN_EXPECTED", "wald_note"]
+           "successes_from_rate", "NORMAL_MIN_N", "NORMAL_MIN_SPREAD", "normal_rule_broken", "wald_note"]
 
 ProportionMethod = Literal["wilson", "clopper-pearson", "agresti-coull", "jeffreys", "normal"]
 PROPORTION_METHODS: tuple[str, ...] = get_args(ProportionMethod)
@@ -34,24 +34,55 @@ METHOD_TITLES = {
 }
 
 
-WALD_MIN_EXPECTED = 5
-"""The normal (Wald) interval is trusted when n·p >= 5 and n·(1 - p) >= 5, the common rule for Witten &
-Frank's "N not too small" (ch. 5); below it, the note of :func:`wald_note`."""
+NORMAL_MIN_N = 30
+NORMAL_MIN_SPREAD = 5
+"""Mitchell's rules of thumb for the normal approximation of a binomial proportion (Machine Learning, 1997,
+ch. 5): n >= ``NORMAL_MIN_N`` instances and n·p(1 - p) >= ``NORMAL_MIN_SPREAD``. Below either, every
+normal approximation of a proportion in assay (the normal interval, ``--interval normal`` in a report, the
+z test of two error rates) carries a note saying so (:func:`wald_note`, :func:`normal_rule_broken`)."""
 
 
-def wald_note(successes: int, n: int) -> str | None:
-    """Why the normal interval is unreliable for k successes of n, or None when n·p and n·(1 - p) are >= 5.
 
-    >>> wald_note(3, 100)
-    "the normal interval is unreliable here: n·p = 3 < 5 (Wilson's is not)"
+def normal_rule(p: str = "p") -> str:
+    """Mitchell's rules of thumb in words, for a proportion named ``p``."""
+    return f"Mitchell 1997, ch. 5, rules of thumb: n ≥ {NORMAL_MIN_N} and n·{p}(1 − {p}) ≥ {NORMAL_MIN_SPREAD}"
+
+
+def _number(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.3g}"
+
+
+def normal_rule_broken(n: float, p: float, *, n_name: str = "n", p_name: str = "p") -> str | None:
+    """Which of Mitchell's rules of thumb a proportion p of n instances breaks ("n = 20 < 30"), or None.
+
+    >>> normal_rule_broken(20, 0.5), normal_rule_broken(100, 0.97), normal_rule_broken(100, 0.5)
+    ('n = 20 < 30', 'n·p(1 − p) = 2.91 < 5', None)
+    >>> normal_rule_broken(10, 0.1, n_name="n1", p_name="e1")
+    'n1 = 10 < 30 and n1·e1(1 − e1) = 0.9 < 5'
+    """
+    spread = n * p * (1.0 - p)
+    broken = ([f"{n_name} = {_number(n)} < {NORMAL_MIN_N}"] if n < NORMAL_MIN_N else []) + \
+        ([f"{n_name}·{p_name}(1 − {p_name}) = {_number(spread)} < {NORMAL_MIN_SPREAD}"]
+         if spread < NORMAL_MIN_SPREAD else [])
+    return " and ".join(broken) or None
+
+
+def wald_note(successes: float, n: float) -> str | None:
+    """Why the normal approximation is unreliable for k successes of n, or None when n >= 30 and
+    n·p(1 - p) >= 5 (Mitchell 1997, ch. 5); the note names the exact alternatives.
+
+    >>> wald_note(3, 100)[:70]
+    'the normal approximation is unreliable here: n·p(1 − p) = 2.91 < 5 (Mi'
+    >>> wald_note(3, 100)[-45:]
+    '): use the Wilson or Clopper-Pearson interval'
     >>> wald_note(50, 100) is None
     True
     """
-    failures = n - successes
-    if successes >= WALD_MIN_EXPECTED and failures >= WALD_MIN_EXPECTED:
+    broken = normal_rule_broken(n, successes / n if n else 0.0)
+    if broken is None:
         return None
-    which = f"n·p = {successes:,}" if successes < WALD_MIN_EXPECTED else f"n·(1 − p) = {failures:,}"
-    return f"the normal interval is unreliable here: {which} < {WALD_MIN_EXPECTED} (Wilson's is not)"
+    return (f"the normal approximation is unreliable here: {broken} ({normal_rule()}): use the Wilson or "
+            f"Clopper-Pearson interval")
 
 
 def check_proportion_method(method: str) -> str:
@@ -105,7 +136,7 @@ class ProportionInterval:
 
     Keeps ``successes`` and ``n`` so that the result can be recomputed. ``note``
     says when the method is unreliable for these counts (the normal interval with
-    n·p or n·(1 - p) below 5); JSON has the key only then.
+    n < 30 or n·p(1 - p) < 5, Mitchell's rules of thumb); JSON has the key only then.
     """
 
     successes: int
@@ -155,8 +186,8 @@ def proportion_ci(
     Returns
     -------
     ProportionInterval
-        With ``method="normal"``, ``note`` warns when n·f < 5 or n·(1 - f) < 5,
-        where the normal approximation fails (Witten & Frank ch. 5).
+        With ``method="normal"``, ``note`` warns when n < 30 or n·f(1 - f) < 5,
+        Mitchell's rules of thumb for the normal approximation (1997, ch. 5).
 
     Raises
     ------

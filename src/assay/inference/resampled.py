@@ -102,7 +102,7 @@ class ResampledTResult(TwoSidedTest):
 
     @property
     def mean_difference(self) -> float:
-        return float(self.differences.mean())
+        return _mean(self.differences)
 
     def interval(self, confidence: float) -> ConfidenceInterval | None:
         """difference ± t SE at another confidence level."""
@@ -147,7 +147,7 @@ class FTestResult(TwoSidedTest):
 
     @property
     def mean_difference(self) -> float:
-        return float(self.differences.mean())
+        return _mean(self.differences)
 
     def to_dict(self, confidence: float, *, what: str = WHAT) -> dict[str, Any]:
         return {
@@ -204,9 +204,29 @@ def _t_result(estimate: float, se: float, df: int, x: np.ndarray, confidence: fl
 
 
 def _replication_variances(x: np.ndarray) -> np.ndarray:
-    """s_i^2 of each replication of the 5 x 2 design."""
-    centred = x - x.mean(axis=1, keepdims=True)
+    """s_i^2 of each replication of the 5 x 2 design, in units of ``_scale(x)`` squared."""
+    y = x / _scale(x)
+    centred = y - y.mean(axis=1, keepdims=True)
     return (centred * centred).sum(axis=1)
+
+
+def _scale(x: np.ndarray) -> float:
+    """The largest |difference| (1 when all are 0): sums of squares are taken in its units, so that large
+    finite differences do not overflow; each test's statistic is the same in any unit."""
+    top = float(np.max(np.abs(x))) if x.size else 0.0
+    return top if top > 0.0 else 1.0
+
+
+def _mean(x: np.ndarray) -> float:
+    """The mean, in units of ``_scale(x)`` (the sum of large differences overflows)."""
+    scale = _scale(x)
+    return scale * float((x / scale).mean())
+
+
+def _sample_variance_root(x: np.ndarray) -> float:
+    """The sample standard deviation s (ddof 1), in units of ``_scale(x)`` then back: no overflow inside."""
+    scale = _scale(x)
+    return scale * math.sqrt(float(np.var(x / scale, ddof=1)))
 
 
 # ----------------------------------------------------------------------------
@@ -244,7 +264,7 @@ def paired_t_5x2cv(differences: Any, *, confidence: float = 0.95) -> ResampledTR
     """
     x = _differences(differences, shape=(5, 2))
     confidence = validate_confidence(confidence)
-    se = math.sqrt(_replication_variances(x).sum() / 5.0)
+    se = _scale(x) * math.sqrt(_replication_variances(x).sum() / 5.0)
     return _t_result(float(x[0, 0]), se, 5, x, confidence, "5x2cv paired t test (Dietterich 1998)")
 
 
@@ -276,7 +296,8 @@ def f_test_5x2cv(differences: Any) -> FTestResult:
         if not x.any():
             return FTestResult(nan, 1.0, 10, 5, x, NO_DIFFERENCE)
         return FTestResult(nan, nan, 10, 5, x, NO_VARIANCE)
-    statistic = float((x * x).sum()) / denominator
+    y = x / _scale(x)
+    statistic = float((y * y).sum()) / denominator
     return FTestResult(statistic, float(f_sf(statistic, 10, 5)), 10, 5, x)
 
 
@@ -320,8 +341,8 @@ def corrected_resampled_t(differences: Any, *, n_train: float, n_test: float,
     n_test = _positive(n_test, "n_test")
     confidence = validate_confidence(confidence)
     j = len(x)
-    se = math.sqrt((1.0 / j + n_test / n_train) * float(np.var(x, ddof=1)))
-    return _t_result(float(x.mean()), se, j - 1, x, confidence,
+    se = math.sqrt(1.0 / j + n_test / n_train) * _sample_variance_root(x)
+    return _t_result(_mean(x), se, j - 1, x, confidence,
                      "corrected resampled t test (Nadeau & Bengio 2003)", n_train, n_test)
 
 
@@ -341,6 +362,6 @@ def paired_t(differences: Any, *, confidence: float = 0.95) -> ResampledTResult:
     """
     x = _differences(differences)
     confidence = validate_confidence(confidence)
-    se = math.sqrt(float(np.var(x, ddof=1)) / len(x))
-    return _t_result(float(x.mean()), se, len(x) - 1, x, confidence,
+    se = _sample_variance_root(x) / math.sqrt(len(x))
+    return _t_result(_mean(x), se, len(x) - 1, x, confidence,
                      "resampled paired t test (uncorrected, optimistic)")

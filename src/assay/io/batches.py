@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import glob
 import os
+import tempfile
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,22 +28,34 @@ from assay.errors import InvalidInput
 from assay.io.tables import (
     NA_VALUES,
     TABLE_FORMATS,
+    WINDOWS_1252_NOTE,
+    Dialect,
     _as_text,
     _check_names,
+    _check_utf8_head,
     _csv_block,
     _first_line,
     _interruptible,
     _is_nested,
+    _not_utf8,
     _open_source,
     _read_jsonl,
+    _Source,
+    _with_growing_blocks,
+    _with_note,
     detect_format,
     sniff_dialect,
+    windows_1252,
 )
 
 __all__ = ["Batch", "Scan", "scan", "parts_of"]
 
 BATCH_ROWS = 1 << 20
-"""Rows per batch read from a Parquet part (a CSV part is read in blocks of about as many bytes)."""
+"""The most rows per batch read from a Parquet part."""
+
+BLOCK = 4 << 20
+"""Bytes of a CSV part read at a time, unless the scan is given its own ``block`` (a memory budget's share:
+:func:`assay.engines.files.read_block`); a Parquet part's batches hold about a third as many rows."""
 
 _HIDDEN = (".", "_")  # Spark's and Hadoop's markers (_SUCCESS, .crc files) are not parts
 
@@ -71,12 +85,24 @@ class Scan:
     na_values: tuple[str, ...] | None
     delimiter: str | None = None
     decimal: str | None = None
+    block: int = BLOCK
 
     def __iter__(self) -> Iterator[Batch]:
         wanted = list(dict.fromkeys([*self.text_columns, *self.number_columns]))
         for part in self.parts:
             yield from _batches(part, wanted, set(self.text_columns), self.format, self.na_values,
-                                (self.delimiter, self.decimal))
+                                (self.delimiter, self.decimal), self.block)
+
+    @property
+    def size(self) -> int:
+        """The bytes of its parts on disk (compressed ones as they are stored)."""
+        total = 0
+        for part in self.parts:
+            try:
+                total += os.path.getsize(part)
+            except OSError:
+                pass
+        return total
 
 
 def parts_of(source: str) -> tuple[str, ...]:
@@ -107,14 +133,15 @@ def parts_of(source: str) -> tuple[str, ...]:
 
 def scan(source: str, *, text_columns: Sequence[str] = (), number_columns: Sequence[str] = (),
          format: str | None = None, na_values: Sequence[str] | None = None, delimiter: str | None = None,
-         decimal: str | None = None) -> Scan:
+         decimal: str | None = None, block: int = BLOCK) -> Scan:
     """The batches of a file, a directory of parts or a glob (iterate the result; it can be read again).
-    CSV parts' delimiter and decimal mark are sniffed from each part unless given."""
+    CSV parts' delimiter and decimal mark are sniffed from each part unless given; ``block`` is the bytes of
+    a CSV part read at a time (a Parquet part's batches hold about a third as many rows)."""
     if format is not None and format not in TABLE_FORMATS:
         raise InvalidInput(f"{format!r} is not one of the formats {list(TABLE_FORMATS)}", field="format")
     parts = parts_of(source)
     return Scan(parts, _rows_expected(parts), tuple(text_columns), tuple(number_columns), format,
-                None if na_values is None else tuple(na_values), delimiter, decimal)
+                None if na_values is None else tuple(na_values), delimiter, decimal, int(block))
 
 
 def _rows_expected(parts: Sequence[str]) -> int | None:
@@ -133,15 +160,17 @@ def _rows_expected(parts: Sequence[str]) -> int | None:
 
 
 def _batches(part: str, wanted: list[str], text: set[str], format: str | None,
-             na_values: Sequence[str] | None, dialect: tuple[str | None, str | None] = (None, None)) -> Iterator[Batch]:
+             na_values: Sequence[str] | None, dialect: tuple[str | None, str | None] = (None, None),
+             block: int = BLOCK) -> Iterator[Batch]:
     import pyarrow as pa
 
     src = _open_source(part)
     fmt = format or detect_format(part, src.head)
     row = 1
+    note: list[str] = []
     try:
         with _interruptible():
-            for record_batch in _record_batches(src, fmt, wanted, text, na_values, dialect):
+            for record_batch in _record_batches(src, fmt, wanted, text, na_values, dialect, block, note):
                 columns = {}
                 for name in wanted:
                     column = record_batch.column(name)
@@ -157,42 +186,166 @@ def _batches(part: str, wanted: list[str], text: set[str], format: str | None,
                 row += batch.n_rows
                 if batch.n_rows:
                     yield batch
-    except InvalidInput:
-        raise
+    except InvalidInput as e:
+        raise _with_note(e, note[0] if note else "") from None
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError, ValueError) as e:
+        if _not_utf8(e):
+            raise InvalidInput(f"{part} is not UTF-8 text near row {row:,}, though its first bytes are: save it as "
+                               "UTF-8 (or as Windows-1252 throughout)") from None
+        if _unended_row(e):
+            where = f"a row after row {row - 1:,}" if row > 1 else "a row near the start"
+            raise InvalidInput(f"{part}: {where} does not end within {_mib(block)}: a quote that is never closed, "
+                               "or a cell that long (a larger memory budget reads larger blocks)") from None
         raise InvalidInput(f"{part} cannot be read as {fmt.upper()} (near row {row:,}): "
                            f"{_first_line(str(e))}") from None
 
 
+def _unended_row(error: Exception) -> bool:
+    """pyarrow's errors for a row that did not end within a block (a quote left open, a cell that long)."""
+    return "straddling" in str(error) or "out of sync with chunker" in str(error)
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):.3g} MiB"
+
+
 def _record_batches(src: Any, fmt: str, wanted: list[str], text: set[str],
                     na_values: Sequence[str] | None,
-                    dialect: tuple[str | None, str | None] = (None, None)) -> Iterator[Any]:
+                    dialect: tuple[str | None, str | None] = (None, None), block: int = BLOCK,
+                    note: list[str] | None = None) -> Iterator[Any]:
     import pyarrow as pa
 
     if fmt in ("csv", "tsv"):
         from pyarrow import csv
 
-        dialect = sniff_dialect(src.head, fmt, delimiter=dialect[0], decimal=dialect[1])
-        parse = dialect.parse_options()
-        block = max(_csv_block(src), 1 << 22)
-        names = csv.open_csv(src.open(), read_options=dialect.read_options(block_size=block),
-                             parse_options=parse).schema.names
-        _check_names(names, wanted, src.name)
-        reader = csv.open_csv(src.open(), read_options=dialect.read_options(block_size=block), parse_options=parse,
-                              convert_options=csv.ConvertOptions(
-                                  include_columns=wanted,
-                                  column_types={name: pa.string() for name in wanted if name in text},
-                                  null_values=list(NA_VALUES if na_values is None else na_values),
-                                  strings_can_be_null=True, decimal_point=dialect.decimal))
-        yield from reader
-    elif fmt == "parquet":
-        import io
+        sniffed = sniff_dialect(src.head, fmt, delimiter=dialect[0], decimal=dialect[1])
+        parse = sniffed.parse_options()
+        with _utf8_part(src, sniffed, block) as utf8:
+            if note is not None and utf8.note:
+                note.append(utf8.note)
+            start = max(_csv_block(utf8), block) if utf8.head.find(b"\n") < 0 else block
 
+            def names_of(size: int) -> tuple[list[str], int]:
+                reader = csv.open_csv(utf8.open(), read_options=sniffed.read_options(block_size=size),
+                                      parse_options=parse)
+                return reader.schema.names, size
+
+            names, size = _with_growing_blocks(names_of, start, utf8, sniffed.delimiter)
+            _check_names(names, wanted, utf8.name)
+            reader = csv.open_csv(utf8.open(), read_options=sniffed.read_options(block_size=size),
+                                  parse_options=parse,
+                                  convert_options=csv.ConvertOptions(
+                                      include_columns=wanted,
+                                      column_types={name: pa.string() for name in wanted if name in text},
+                                      null_values=list(NA_VALUES if na_values is None else na_values),
+                                      strings_can_be_null=True, decimal_point=sniffed.decimal))
+            rows = 0
+            try:
+                for batch in reader:
+                    rows += batch.num_rows
+                    yield batch
+            except pa.ArrowInvalid as e:
+                if not _unended_row(e):
+                    raise
+                problem = _open_quote_after(utf8, rows, size, sniffed.delimiter)
+                if problem is None:
+                    raise
+                raise InvalidInput(problem) from None
+    elif fmt == "parquet":
         import pyarrow.parquet as pq
 
-        handle = src.open() if src.compression is None else io.BytesIO(src.open().read())
-        file = pq.ParquetFile(handle)
+        handle = src.open() if src.compression is None else pa.BufferReader(src.open().read())
+        # column chunks read a buffer at a time, not whole row groups ahead (190 MiB for 2 columns of 2·10^7
+        # rows in row groups of 2^20, against 30 MiB)
+        file = pq.ParquetFile(handle, pre_buffer=False, buffer_size=block)
         _check_names(file.schema_arrow.names, wanted, src.name)
-        yield from file.iter_batches(batch_size=BATCH_ROWS, columns=wanted)
+        yield from file.iter_batches(batch_size=max(4096, min(BATCH_ROWS, block // 3)), columns=wanted)
     else:
         yield from _read_jsonl(src, wanted, text).to_batches(max_chunksize=BATCH_ROWS)
+
+
+def _open_quote_after(src: _Source, rows: int, block: int, delimiter: str) -> str | None:
+    """The quote left open that made a CSV part's row run on past a block, after its first ``rows`` rows:
+    the records from there are followed, their quoted line breaks included, over two blocks; the first
+    that does not end within them is named by its line. None when none is found (a cell that long)."""
+    from assay.io.tables import record_end
+
+    line, skip, carry = 1, rows + 1, b""  # the header and the rows read are skipped, line by line
+    stream = src.open()
+    stream = open(stream, "rb") if isinstance(stream, str) else stream
+    with stream:
+        while skip:
+            chunk = stream.read(1 << 20)
+            if not chunk:
+                return None
+            at = 0
+            while skip:
+                found = chunk.find(b"\n", at)
+                if found < 0:
+                    break
+                at, skip, line = found + 1, skip - 1, line + 1
+            carry = chunk[at:] if not skip else b""
+        window = carry + stream.read(2 * block)
+        complete = len(window) < len(carry) + 2 * block
+    text = window.decode("utf-8", errors="replace")
+    start = 0
+    while start < len(text):
+        end, quote = record_end(text, start, delimiter)
+        if end is None:
+            if quote is None:
+                return None
+            field, at = quote
+            where = line + text.count("\n", 0, at)
+            shown = text[at:at + 24].split("\n")[0].split("\r")[0]
+            reach = "" if complete else f" within {_mib(2 * block)}"
+            return (f"{src.name} line {where:,}: the quote that opens field {field} ({shown}...) is not closed"
+                    f"{reach}, so the rest of the file would be one cell; close the quote or remove it")
+        line += text.count("\n", start, end)
+        start = end
+    return None
+
+
+TRANSCODE_CHUNK = 1 << 24
+"""Bytes of a Windows-1252 part transcoded to UTF-8 at a time."""
+
+
+@contextmanager
+def _utf8_part(src: _Source, dialect: Dialect, block: int) -> Iterator[_Source]:
+    """A CSV part as UTF-8 for pyarrow: itself when it is UTF-8; Windows-1252 text transcoded here, in memory
+    when it is no larger than a block, else into a temporary file (``TMPDIR``) removed when the part is read."""
+    if dialect.encoding == "utf8":
+        _check_utf8_head(src)
+        yield src
+        return
+    note = WINDOWS_1252_NOTE.format(name=src.name)
+    size = src.size
+    if src.data is not None or (size is not None and size <= block):
+        data = windows_1252(src.read_all(), src.name).encode("utf-8")
+        yield _Source(src.name, None, data, None, data[:4096], note=note)
+        return
+    from assay.summaries.spill import check_room, room_for
+
+    directory = tempfile.gettempdir()
+    # about as many bytes as the part, and one more for each character beyond ASCII (two for the euro sign)
+    grown = len(src.head.decode("cp1252", errors="replace").encode("utf-8")) / max(len(src.head), 1)
+    need = int((size or 4 * os.path.getsize(src.path or "")) * grown * 1.01) + (1 << 16)
+    check_room(directory, need)
+    with room_for(need, directory):
+        handle = tempfile.NamedTemporaryFile(prefix="assay-text-", suffix=".csv", dir=directory, delete=False)
+    try:
+        with handle, room_for(need, directory):
+            stream = src.open()
+            stream = open(stream, "rb") if isinstance(stream, str) else stream
+            with stream:
+                line = 1
+                while True:
+                    chunk = stream.read(TRANSCODE_CHUNK)
+                    if not chunk:
+                        break
+                    handle.write(windows_1252(chunk, src.name, first_line=line).encode("utf-8"))
+                    line += chunk.count(b"\n")
+        with open(handle.name, "rb") as f:
+            head = f.read(4096)
+        yield _Source(src.name, handle.name, None, None, head, note=note)
+    finally:
+        os.unlink(handle.name)

@@ -34,11 +34,27 @@ def read_confusion(path: str) -> ConfusionCounts:
     return parse_confusion(text, source=source, delimiter=delimiter)
 
 
+class CostMatrixFile(tuple):
+    """(classes, costs) as :func:`read_cost_matrix` reads them, with ``source``, the file's name, by which
+    messages about the matrix (a class of the data it lacks, a class the data lack) name it."""
+
+    source: str
+
+    def __new__(cls, classes: tuple[str, ...], costs: np.ndarray, source: str) -> CostMatrixFile:
+        self = super().__new__(cls, (classes, costs))
+        self.source = source
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:  # pickled to Spark's executors as it is
+        return (self[0], self[1], self.source)
+
+
 def read_cost_matrix(path: str) -> tuple[tuple[str, ...], np.ndarray]:
     """Read a cost matrix file, laid out as a confusion matrix file (first row: predicted classes; first
-    column: actual classes); each cell the cost of that outcome, any finite number."""
+    column: actual classes); each cell the cost of that outcome, any finite number. The pair (classes, costs)
+    keeps the file's name as ``.source`` for messages."""
     text, source, delimiter = _read(path)
-    return parse_cost_matrix(text, source=source, delimiter=delimiter)
+    return CostMatrixFile(*parse_cost_matrix(text, source=source, delimiter=delimiter), source)
 
 
 def parse_cost_matrix(text: str, *, source: str = "the cost matrix",

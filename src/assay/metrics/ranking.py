@@ -313,17 +313,23 @@ def pr_auc_trapezoid(tc: ThresholdCounts) -> float:
     return float((np.diff(r) * (p[1:] + p[:-1]) / 2.0).sum())
 
 
-def lift_points(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def lift_points(tc: ThresholdCounts, prevalence: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Depth (share of instances flagged), gains (share of positives found) and lift.
 
     Instances sorted by decreasing score; at each distinct threshold the top
     (TP + FP) / n of them are taken (seed 002: "le prime i istanze"). Lift is the
-    precision there over the prevalence.
+    precision there over the prevalence. At a ``prevalence`` pi (where the classifier
+    will be used), those of a population with that share of positives: the depth
+    pi TPR + (1 - pi) FPR, the gains TPR (they do not move), the lift gains / depth
+    (the precision there over pi), as the data re-weighted to pi give them.
     """
-    n = tc.n_positive + tc.n_negative
-    depth = (tc.tp + tc.fp) / n
     gains = tc.tp / tc.n_positive
-    lift = gains / depth
+    if prevalence is None:
+        depth = (tc.tp + tc.fp) / (tc.n_positive + tc.n_negative)
+    else:
+        depth = prevalence * gains + (1.0 - prevalence) * (tc.fp / tc.n_negative)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lift = gains / depth
     return depth, gains, lift
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "REFERENCE_CLASSIFIERS",
     "expected_cost",
     "roc_region",
+    "REGIONS",
 ]
 
 
@@ -168,28 +169,100 @@ def optimal_point(fpr: np.ndarray, tpr: np.ndarray, slope: float) -> OptimalPoin
 
 
 def mix(a: tuple[float, float], b: tuple[float, float], q: float) -> tuple[float, float]:
-    """Use classifier b with probability q and a otherwise (seed 002): the point between.
+    """Use classifier b with probability q and a otherwise: the point between (Provost & Fawcett 2001).
+
+    Parameters
+    ----------
+    a, b : (fpr, tpr)
+        Two classifiers' points in ROC space, each rate in [0, 1].
+    q : float in [0, 1]
+        The probability of using b.
+
+    Raises
+    ------
+    InvalidInput
+        On a point that is not two rates in [0, 1], or q outside [0, 1].
 
     >>> mix((0.1, 0.5), (0.5, 0.9), 0.25)
     (0.2, 0.6)
     """
+    from assay.checks import check_number
+
+    a, b = _point(a, "a"), _point(b, "b")
+    q = check_number(q, "q", low=0.0, high=1.0, what="a probability in [0, 1]")
     return (round((1 - q) * a[0] + q * b[0], 15), round((1 - q) * a[1] + q * b[1], 15))
 
 
+def _point(value: object, field: str) -> tuple[float, float]:
+    """A point (fpr, tpr) of ROC space: two rates in [0, 1]."""
+    from assay.checks import _text, check_number
+    from assay.errors import InvalidInput
+
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
+        raise InvalidInput(f"must be a point (fpr, tpr) of two rates in [0, 1], got {_text(value)}", field=field)
+    try:
+        size = len(value)  # type: ignore[arg-type]
+    except TypeError:
+        size = -1
+    if size != 2:
+        raise InvalidInput(f"must be a point (fpr, tpr) of two rates in [0, 1], got {_text(value)}", field=field)
+    fpr, tpr = value[0], value[1]  # type: ignore[index]
+    return (check_number(fpr, f"{field}[0] (fpr)", low=0.0, high=1.0, what="a rate in [0, 1]"),
+            check_number(tpr, f"{field}[1] (tpr)", low=0.0, high=1.0, what="a rate in [0, 1]"))
+
+
+REGIONS: tuple[str, ...] = ("worse than random", "random", "conservative", "balanced", "liberal")
+"""The names :func:`roc_region` gives, from the lower right of ROC space to the upper left and right."""
+
+
 def roc_region(fpr: float, tpr: float) -> str:
-    """Where a discrete classifier lies in ROC space (Fawcett 2006, section 2.1): "worse than random" below the
-    diagonal (its inverse is better), "random" on it, else "conservative" on the lower-left side of the
-    anti-diagonal fpr + tpr = 1 (positive only on strong evidence: few false positives, and few true
-    positives) and "liberal" on the upper-right side (many true positives, and many false ones).
+    """Where a discrete classifier lies in ROC space (Fawcett 2006, section 2.1).
+
+    - "worse than random": below the ascending diagonal TPR = FPR (the lower-right triangle); its
+      inverse, every answer reversed, is better.
+    - "random": on the ascending diagonal, where guessing the positive class at random with
+      probability p lands at (p, p).
+    - "conservative": above it, on the left-hand side of the descending diagonal TPR = TNR, near the
+      lower left: positive only on strong evidence, so few false positives and often few true
+      positives; better on the negative class than on the positive one.
+    - "balanced": on the descending diagonal TPR = TNR (FPR + TPR = 1, to rounding): equally good on
+      both classes. The ideal classifier (0, 1) is here.
+    - "liberal": on its right-hand side, toward the upper right: positive on weak evidence, so nearly
+      every positive is found and many negatives are called positive; better on the positive class.
+
+    Parameters
+    ----------
+    fpr, tpr : float in [0, 1]
+        The false- and true-positive rates.
+
+    Raises
+    ------
+    InvalidInput
+        On a rate that is not a number in [0, 1] (NaN included: a test set without one of the classes
+        has no point).
+
+    References
+    ----------
+    T. Fawcett (2006), An introduction to ROC analysis, Pattern Recognition Letters 27:861-874,
+    section 2.1 and figure 2.
 
     >>> roc_region(0.1, 0.5), roc_region(0.6, 0.9), roc_region(0.7, 0.2), roc_region(0.3, 0.3)
     ('conservative', 'liberal', 'worse than random', 'random')
+    >>> roc_region(0.0, 1.0), roc_region(0.2, 0.8)
+    ('balanced', 'balanced')
     """
+    from assay.checks import check_number
+
+    fpr = check_number(fpr, "fpr", low=0.0, high=1.0, what="a rate in [0, 1]")
+    tpr = check_number(tpr, "tpr", low=0.0, high=1.0, what="a rate in [0, 1]")
     if tpr < fpr:
         return "worse than random"
     if tpr == fpr:
         return "random"
-    return "conservative" if fpr + tpr < 1.0 else "liberal"
+    excess = fpr + tpr - 1.0  # TPR - TNR
+    if abs(excess) <= 4.0 * np.finfo(np.float64).eps:  # two rates of counts that sum to 1, rounded
+        return "balanced"
+    return "conservative" if excess < 0.0 else "liberal"
 
 
 def inverted(fpr: float, tpr: float) -> tuple[float, float]:

@@ -154,9 +154,9 @@ def _numbers_from_text(values: np.ndarray) -> np.ndarray | None:
             x = float(s)
         except ValueError:
             return None
-        if not math.isfinite(x):
+        if math.isnan(x):
             return None
-        out[i] = x
+        out[i] = x  # an infinity stays one, and is refused as a feature (_check_magnitude)
         any_present = True
     return out if any_present else None
 
@@ -210,7 +210,6 @@ def _numpy_column(values: Any) -> _Column:
 
 def _numeric(values: np.ndarray) -> _Column:
     values = values.astype(np.float64, copy=False)
-    values[np.isinf(values)] = np.nan
     return _Column("numeric", values, int(np.isnan(values).sum()))
 
 
@@ -291,10 +290,16 @@ inside a model, far from where the user could see why. Rescale such a column fir
 
 
 def _check_magnitude(values: np.ndarray, name: str) -> None:
+    """Refuse a value beyond ``MAX_FEATURE_MAGNITUDE``, an infinity included (a missing value is an empty
+    cell, never an infinity read as one), naming its row."""
     with np.errstate(invalid="ignore"):
         large = np.abs(values) > MAX_FEATURE_MAGNITUDE
     if large.any():
         row = int(np.argmax(large))
+        if np.isinf(values[row]):
+            raise InvalidInput(f"{values[row]:g} is not a finite number: features must be finite numbers within "
+                               f"±{MAX_FEATURE_MAGNITUDE:g} (leave the cell empty for a missing value)",
+                               field=name, row=row)
         raise InvalidInput(f"{values[row]:g} is too large for the models: features must lie within "
                            f"±{MAX_FEATURE_MAGNITUDE:g} (rescale the column)", field=name, row=row)
 
@@ -355,6 +360,21 @@ def numeric_target(values: Any, *, field: str = "y") -> np.ndarray:
     if len(y) < 2:
         raise InvalidInput(f"has {len(y)} value{'s' if len(y) != 1 else ''}; at least 2 are needed", field=field)
     return y
+
+
+def numeric_values(values: Any) -> np.ndarray | None:
+    """The values as float64 (NaN where missing) when every present value is a number (text that reads as
+    one included), else None.
+
+    Examples
+    --------
+    >>> numeric_values(["1", "2.5", None]).tolist(), numeric_values(["a", "1"])
+    ([1.0, 2.5, nan], None)
+    """
+    column = _native(values, "y")
+    if column.kind != "numeric" or column.values is None:
+        return None
+    return np.asarray(column.values, dtype=np.float64)
 
 
 def holds_fractions(values: Any) -> bool:

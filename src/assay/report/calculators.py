@@ -34,10 +34,14 @@ def interval_document(r: Any) -> list[Block]:
             f"({_TITLES[r.method]}, n = {r.n:,})."
         ),
     ]
+    return blocks + _warning(r)
+
+
+def _warning(r: Any) -> list[Block]:
+    """The result's note (a normal approximation on small counts, say) as the warning every calculator ends with:
+    the text and Markdown show it as JSON has it."""
     note = getattr(r, "note", None)
-    if note:
-        blocks.append(Paragraph(f"Warning: {note}.", "strong"))
-    return blocks
+    return [Paragraph(f"Warning: {note}.", "strong")] if note else []
 
 
 def render_interval_text(r: Any, *, color: bool | None = False) -> str:
@@ -66,6 +70,7 @@ def mcnemar_document(r: Any, table: tuple[int, int, int, int], confidence: float
                                                    pvalue_text(r.pvalue)]], align="lrr"),
         Paragraph(r.verdict(confidence, what="the two classifiers' errors")[0].upper()
                   + r.verdict(confidence, what="the two classifiers' errors")[1:] + "."),
+        *_warning(r),
     ]
 
 
@@ -81,6 +86,7 @@ def difference_document(r: Any, confidence: float) -> list[Block]:
               [[f"{r.difference:+.4f}", f"{low:+.4f} – {high:+.4f}", f"{r.statistic:.3f}", f"{r.pvalue:.4f}",
                 f"{r.threshold_confidence:.4f}"]], align="rrrrr"),
         Paragraph(verdict[0].upper() + verdict[1:] + ("" if verdict.endswith(".") else ".")),
+        *_warning(r),
     ]
 
 
@@ -88,17 +94,23 @@ def normal_table_document(r: Any) -> list[Block]:
     """``assay z``: a line of the normal table, both sides."""
     def level(c: float, side_two: bool) -> str:
         given = r.solved_for == "z" and side_two == r.two_sided
-        return level_text(r.confidence) if given else f"{c * 100:.4f}%"
+        return level_text(r.confidence) if given else _percent4(c)
 
     return [
         Heading("assay z", 1),
         Table(["z", "two-sided confidence", "one-sided confidence", "P(Z >= z)"],
               [[f"{r.z:.4f}", level(r.two_sided_confidence, True), level(r.one_sided_confidence, False),
-                f"{r.upper_tail * 100:.4f}%"]], align="rrrr", stub_header=False),
+                _percent4(r.upper_tail)]], align="rrrr", stub_header=False),
         Paragraph(r.sentence),
         Paragraph("The standard normal table (Witten & Frank, Data Mining, ch. 5; Mitchell, Machine Learning, ch. 5).",
                   "muted"),
     ]
+
+
+def _percent4(x: float) -> str:
+    """A level of the normal table to 4 decimals, its trailing zeros dropped, as the level given is written:
+    95% beside 90%, 93.6992% beside 87.3983%."""
+    return f"{x * 100:.4f}".rstrip("0").rstrip(".") + "%"
 
 
 def _share(x: float) -> str:

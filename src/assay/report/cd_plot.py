@@ -41,6 +41,8 @@ def plot_critical_difference(result: Any, ax: Any = None) -> Any:
     if not hasattr(result, "critical_difference") or not hasattr(result, "average_ranks"):
         raise InvalidInput(f"expected a FriedmanResult (assay.friedman), got {type(result).__name__}",
                            field="result")
+    if ax is not None and not hasattr(ax, "set_xlim"):
+        raise InvalidInput(f"expected a matplotlib Axes or None, got {type(ax).__name__}", field="ax")
     if ax is None:
         import matplotlib.pyplot as plt
 

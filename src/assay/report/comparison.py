@@ -10,19 +10,27 @@ from __future__ import annotations
 from typing import Any
 
 from assay.report.document import Block, Heading, Paragraph, Table
-from assay.report.format import estimate_cell, level_text, pvalue_text
+from assay.report.format import estimate_cell, level_text, pvalue_text, statistic_text
 
 __all__ = ["comparison_document", "comparison_headline"]
 
 TITLES = {
     "mcnemar": "McNemar (instances where exactly one is right)",
-    "accuracy_difference": "Paired bootstrap: accuracy A - B",
-    "delong": "DeLong: ROC AUC A - B",
-    "delong_unpaired": "DeLong, unpaired: ROC AUC A - B",
-    "auc_bootstrap_unpaired": "Bootstrap, unpaired: ROC AUC A - B",
-    "difference": "Difference of error rates e_B - e_A (independent test sets)",
+    "accuracy_difference": "Paired bootstrap: accuracy {a} − {b}",
+    "delong": "DeLong: ROC AUC {a} − {b}",
+    "delong_unpaired": "DeLong, unpaired: ROC AUC {a} − {b}",
+    "auc_bootstrap_unpaired": "Bootstrap, unpaired: ROC AUC {a} − {b}",
+    "difference": "Error rate {b} − {a} (independent test sets)",
     "cochran_q": "Cochran's Q (equal accuracies of all the models)",
 }
+"""Each test's row, named with the two models; every difference is positive when the first model does better
+(a higher accuracy or AUC, a lower error rate)."""
+
+
+def _row_title(name: str, names: tuple[str, ...]) -> str:
+    """A test's row title, naming the two models (the first two of ``names``)."""
+    a, b = (names[0], names[1]) if len(names) >= 2 else ("A", "B")
+    return TITLES.get(name, name).format(a=a, b=b)
 
 
 def comparison_headline(c: Any) -> str:
@@ -41,13 +49,19 @@ def comparison_document(c: Any) -> list[Block]:
     for note in c.notes:
         blocks.append(Paragraph(note, "muted"))
     rows = []
+    reasons: dict[str, list[str]] = {}  # why an estimate shown has no interval: the estimates that give it
     for name, r in zip(c.names, c.reports, strict=True):
         auc = None
         if r.ranking is not None:
             auc = r.ranking.roc_auc if hasattr(r.ranking, "roc_auc") else r.ranking.hand_till
+        for title, e in (("accuracy", r.metrics["accuracy"]), ("kappa", r.metrics["kappa"]), ("ROC AUC", auc)):
+            if e is not None and e.value is not None and e.ci is None and e.note:
+                reasons.setdefault(e.note, []).append(f"{name}'s {title}")
         rows.append([name, f"{r.n:,}", estimate_cell(r.metrics["accuracy"], as_percent=True),
                      estimate_cell(r.metrics["kappa"], as_percent=False), estimate_cell(auc, as_percent=False)])
-    blocks.append(Table(["Model", "n", f"Accuracy ({level} CI)", "Kappa", "ROC AUC"], rows, align="lrrrr"))
+    caption = "; ".join(f"{_join(what)}: {note}" for note, what in reasons.items()) or None
+    blocks.append(Table(["Model", "n", f"Accuracy ({level} CI)", "Kappa", "ROC AUC"], rows, align="lrrrr",
+                        caption=caption))
     rows = []
     verdicts = []
     for name in c.tests:
@@ -55,13 +69,19 @@ def comparison_document(c: Any) -> list[Block]:
         stat = d.get("statistic")
         ci = d.get("ci")
         diff = d.get("difference")
-        rows.append([TITLES.get(name, name), "—" if stat is None else f"{stat:.3f}",
+        title = _row_title(name, c.names)
+        if name == "mcnemar" and "b" in d:  # b and c, the counts its statistic is made of
+            title = f"McNemar: b = {d['b']:,} right only by {c.names[0]}, c = {d['c']:,} only by {c.names[1]}"
+        rows.append([title, statistic_text(name, stat, d.get("method")),
                      "—" if diff is None else f"{diff:+.4f}",
                      "—" if not ci else f"{ci[0]:+.4f} – {ci[1]:+.4f}", pvalue_text(d.get("pvalue"))])
         verdicts.append(d["verdict"])
     if rows:
         blocks.append(Heading("Tests"))
-        blocks.append(Table(["Test", "Statistic", "Difference", f"{level} CI", "p-value"], rows, align="lrrrr"))
+        differences = [name for name in c.tests if name not in ("mcnemar", "cochran_q")]
+        blocks.append(Table(["Test", "Statistic", "Difference", f"{level} CI", "p-value"], rows, align="lrrrr",
+                            caption=f"every difference is positive when {c.names[0]} does better (a higher accuracy "
+                                    f"or AUC, a lower error rate)" if differences else None))
     if c.pairwise:
         blocks.extend(_pairwise_table(c, level))
         verdicts.extend(_pairwise_words(c, level))
@@ -86,12 +106,16 @@ def _pairwise_table(c: Any, level: str) -> list[Block]:
     rows = []
     for p in c.pairwise:
         row = [" vs ".join(p.names)]
-        if labelled:
-            diff = p.tests["accuracy_difference"]
-            ci = diff.ci
-            cell = "—" if diff.difference != diff.difference else f"{diff.difference:+.4f}"
-            if ci is not None:
-                cell += f" ({ci.low:+.4f} – {ci.high:+.4f})"
+        if labelled and "mcnemar" not in p.tests:  # one of the two gives scores without a threshold
+            row += ["—"] * (3 if how else 2)
+        elif labelled:
+            diff = p.tests.get("accuracy_difference")
+            cell = "—"
+            if diff is not None:
+                ci = diff.ci
+                cell = "—" if diff.difference != diff.difference else f"{diff.difference:+.4f}"
+                if ci is not None:
+                    cell += f" ({ci.low:+.4f} – {ci.high:+.4f})"
             row += [pvalue_text(p.tests["mcnemar"].pvalue)] + ([pvalue_text(p.adjusted.get("mcnemar"))] if how
                                                                  else []) + [cell]
         if delong:
@@ -136,11 +160,13 @@ def _pairwise_words(c: Any, level: str) -> list[str]:
         head = (f"at {level}, after {how_words} adjustment for {size} comparison{'' if size == 1 else 's'}, "
                 if size is not None else f"at {level}, with no adjustment for multiple comparisons, ") + \
             f"{test} finds {what}"
-        every = "every pair" + (" it can test" if untested else "")
+        every = len(pairs) == len(c.pairwise)  # else some pairs are not its to test (scores without a threshold)
         if not same:
-            sentence = f"{head} significantly different for {every}"
+            sentence = f"{head} significantly different for " + (
+                "every pair" + (" it can test" if untested else "") if every else _join(differ))
         elif not differ:
-            sentence = f"{head} not significantly different for any pair" + (" it can test" if untested else "")
+            sentence = f"{head} not significantly different for " + (
+                "any pair" + (" it can test" if untested else "") if every else _join(same))
         else:
             sentence = f"{head} significantly different for {_join(differ)}, and not for {_join(same)}"
         if untested:

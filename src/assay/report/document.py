@@ -13,7 +13,16 @@ from typing import Any, Literal
 from assay.evaluation.result import Evaluation
 from assay.inference.estimate import Estimate
 from assay.metrics.confusion import BINARY_METRICS, MATRIX_METRICS
-from assay.report.format import ci_text, level_text, method_title, number, percent, pvalue_text, value_text
+from assay.report.format import (
+    ci_text,
+    estimate_cell,
+    level_text,
+    method_title,
+    number,
+    percent,
+    pvalue_text,
+    value_text,
+)
 
 __all__ = ["Heading", "Paragraph", "Table", "Block", "evaluation_document"]
 
@@ -81,6 +90,34 @@ def _title(name: str, beta: float) -> str:
     return spec.title if spec else name
 
 
+def _estimate_row(title: str, e: Estimate | None, *, as_percent: bool = False) -> list[str]:
+    """A row of a metrics table: title, value, interval, and the interval's method, or why there is none."""
+    if e is None or e.value is None:
+        return [title, "undefined", "—", (e.note if e is not None else None) or ""]
+    method = method_title(e.method)
+    if e.ci is None and e.note:
+        method = f"{method}: {e.note}" if method else e.note
+    return [title, value_text(e, as_percent=as_percent), ci_text(e, as_percent=as_percent), method]
+
+
+def _metrics_table(rows: list[list[str]], level: str, first: str = "Metric") -> Table:
+    """Metric, value, interval and method; with no interval at all (weights that are not counts) the interval
+    column is left out, and a reason every row gives is said once, under the table."""
+    if any(row[2] != "—" for row in rows):
+        return Table([first, "Value", f"{level} CI", "Interval method"], rows, align="lrrl")
+    notes = {row[3] for row in rows if row[3]}
+    shared = notes.pop() if len(notes) == 1 and sum(1 for row in rows if row[3]) > 1 else None
+    rows = [[row[0], row[1], "" if row[3] == shared else row[3]] for row in rows]
+    if not any(row[2] for row in rows):
+        return Table([first, "Value"], [row[:2] for row in rows], align="lr", caption=shared)
+    return Table([first, "Value", "Note"], rows, align="lrl", caption=shared)
+
+
+def _intervals_heading(title: str, rows: list[list[str]], level: str) -> str:
+    """'Metrics (95% confidence intervals)', or 'Metrics' when no row has one."""
+    return f"{title} ({level} confidence intervals)" if any(row[2] != "—" for row in rows) else title
+
+
 def _metric_row(name: str, e: Estimate, beta: float) -> list[str]:
     as_pct = _is_percent(name)
     method = method_title(e.method)
@@ -93,11 +130,7 @@ def _metric_row(name: str, e: Estimate, beta: float) -> list[str]:
             method = f"{method}: {note[1]}" if method else note[1]
         return [title, value_text(e, as_percent=as_pct), ci_text(e, as_percent=as_pct), method] \
             if e.value is not None else [title, "undefined", "—", e.note or ""]
-    if e.value is None:
-        return [title, "undefined", "—", e.note or ""]
-    if e.ci is None and e.note:
-        method = f"{method}: {e.note}" if method else e.note
-    return [title, value_text(e, as_percent=as_pct), ci_text(e, as_percent=as_pct), method]
+    return _estimate_row(title, e, as_percent=as_pct)
 
 
 def _input_line(ev: Evaluation) -> str | None:
@@ -120,14 +153,16 @@ def _input_line(ev: Evaluation) -> str | None:
     return " · ".join(parts) if parts else None
 
 
-def _headline(ev: Evaluation) -> str:
+def _headline(ev: Evaluation, *, short: bool = False) -> str:
+    """The report's first line (``short``: the threshold as 'score >= 0.5', for one screen)."""
     k = len(ev.labels)
     kind = "binary classification" if ev.task == "binary" else f"{k}-class classification"
     text = f"{kind} · total weight {_count(ev.n)}" if ev.weighted else f"{kind} · n = {_count(ev.n)}"
     if ev.positive is not None:
         text += f" · positive class {ev.positive!r}"
     if ev.threshold is not None:
-        text += f" · predicted positive iff score {'<=' if ev.direction == 'lower' else '>='} {ev.threshold:g}"
+        text += f" · {'' if short else 'predicted positive iff '}score {'<=' if ev.direction == 'lower' else '>='} " \
+                f"{ev.threshold:g}"
     elif not ev.thresholded:
         text += " · no threshold"
     return text
@@ -244,7 +279,8 @@ def _tests_table(ev: Evaluation) -> tuple[Table | None, list[str]]:
                  "exact binomial, one-sided"])
     verdicts.append(nir.verdict(ev.confidence))
     kappa = ev.tests["kappa"]
-    rows.append(["Kappa > 0", f"z = {kappa.statistic:.2f}" if kappa.statistic == kappa.statistic else "—",
+    rows.append([f"Kappa {'<' if kappa.kappa < 0 else '>'} 0",  # two-sided: the side the estimate lies on
+                 f"z = {kappa.statistic:.2f}" if kappa.statistic == kappa.statistic else "—",
                  pvalue_text(kappa.pvalue), "z test, Fleiss-Cohen-Everitt"])
     if "weighted_kappa" in ev.tests:
         wk = ev.tests["weighted_kappa"]
@@ -261,12 +297,10 @@ def _tests_table(ev: Evaluation) -> tuple[Table | None, list[str]]:
 
 
 def _compact(e: Estimate) -> str:
-    """A percentage with its interval in whole percent: '80.0% (71–87)'."""
+    """A percentage with its interval at the estimate's decimals: '80.0% (71.2–86.6)'."""
     if e.value is None:
         return "undefined"
-    if e.ci is None:
-        return percent(e.value)
-    return f"{percent(e.value)} ({e.ci.low * 100:.0f}–{e.ci.high * 100:.0f})"
+    return estimate_cell(e, as_percent=True)
 
 
 def _per_class_table(ev: Evaluation) -> Table:
@@ -275,9 +309,12 @@ def _per_class_table(ev: Evaluation) -> Table:
         names.append("fbeta")
     header = ["class", "support", *[_title(n, ev.beta).split(" (")[0] for n in names]]
     rows = []
-    for label, entry in ev.per_class.items():
-        rows.append([label, _count(entry["support"]), *[_compact(entry[n]) for n in names]])
-    return Table(header, rows, caption=f"value ({level_text(ev.confidence)} CI, in %)")
+    for label, entry in ev.analysis.per_class.items():  # the labels as text
+        rows.append([str(label), _count(entry["support"]), *[_compact(entry[n]) for n in names]])
+    intervals = any(isinstance(e, Estimate) and e.ci is not None for entry in ev.per_class.values()
+                    for e in entry.values())
+    return Table(header, rows, caption=f"value ({level_text(ev.confidence)} CI, in %)" if intervals else
+                 "value in %" + ("; no intervals: the sample weights are not counts" if ev.weighted else ""))
 
 
 def _averages_table(ev: Evaluation) -> Table:
@@ -291,7 +328,7 @@ def _averages_table(ev: Evaluation) -> Table:
 
 def _undefined_notes(ev: Evaluation) -> list[str]:
     notes = []
-    for label, entry in ev.per_class.items():
+    for label, entry in ev.analysis.per_class.items():  # the labels as text
         for name, e in entry.items():
             if isinstance(e, Estimate) and e.value is None and e.note:
                 notes.append(f"{label} {name}: {e.note}")
@@ -305,29 +342,102 @@ def _undefined_notes(ev: Evaluation) -> list[str]:
 BRIEF_METRICS = ("accuracy", "balanced_accuracy", "recall", "precision", "specificity", "f1", "kappa", "mcc")
 """The metrics of ``--brief``, those that apply."""
 
+BRIEF_LEFT_OUT = (
+    "scores within [0, 1] are read as probabilities",
+    "the scores are not within [0, 1]: no probabilistic",
+    "lower scores mean the positive class, so they are not its probabilities",
+    "the iso-performance line lies along a hull edge",
+    "the probabilistic losses and calibration: none",
+)
+"""The beginnings of the notes about sections that ``--brief`` leaves out (the probabilistic losses and
+calibration, the thresholds); every other note, the ranking's included, is kept."""
+
+
+def _brief_notes(ev: Evaluation) -> list[str]:
+    """The notes of one screen: the evaluation's and the ranking's (where 'the scores look inverted' is),
+    but those about the sections left out."""
+    ranking = getattr(ev.ranking, "notes", ()) if ev.ranking is not None else ()
+    return [note for note in (*ev.notes, *ranking) if not note.startswith(BRIEF_LEFT_OUT)]
+
+
+def _brief_ranking(ev: Evaluation) -> list[tuple[str, Estimate | None, bool]]:
+    """The ranking's headline estimates: ROC AUC and average precision; with several classes, the macro
+    averages and Hand & Till's M."""
+    r = ev.ranking
+    if r is None:
+        return []
+    if hasattr(r, "roc_auc"):
+        return [("ROC AUC", r.roc_auc, False), ("Average precision", r.average_precision, False)]
+    items = [("ROC AUC, macro (one vs rest)", r.macro, False), ("Hand & Till's M", r.hand_till, False)]
+    if getattr(r, "average_precision_macro", None) is not None:
+        items.append(("Average precision, macro", r.average_precision_macro, False))
+    return items
+
+
+def _brief_table(b: _Builder, items: list[tuple[str, Estimate | None, bool]], level: str,
+                 first: str = "Metric") -> None:
+    """The estimates of one screen; why an estimate has no interval is said under the table, once for the
+    estimates that share a reason, so that the rows stay one line each."""
+    rows, reasons = [], {}
+    for title, e, as_percent in items:
+        row = _estimate_row(title, e, as_percent=as_percent)
+        if e is not None and e.ci is None and e.note:
+            row[3] = ""
+            reasons.setdefault(e.note, []).append(title)
+        rows.append(row)
+    b.table(_metrics_table(rows, level, first))
+    if len(reasons) == 1 and len(next(iter(reasons.values()))) == len(rows):
+        b.para(next(iter(reasons)), "muted")
+        return
+    for note, titles in reasons.items():
+        names = titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+        b.para(f"{names}: {note}", "muted")
+
+
+def _p(p: float | None) -> str:
+    text = pvalue_text(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def _brief_words(ev: Evaluation) -> list[str]:
+    """The tests in one short sentence each, at the report's confidence level."""
+    words = []
+    tests, confidence = ev.tests, ev.confidence
+    if "accuracy_vs_nir" in tests:
+        t = tests["accuracy_vs_nir"]
+        words.append(f"Accuracy is {'' if t.significant(confidence) else 'not '}significantly above the largest "
+                     f"class's {percent(t.nir)} ({_p(t.pvalue)}).")
+    for name, title in (("kappa", "Kappa"), ("weighted_kappa", "Weighted kappa")):
+        t = tests.get(name)
+        if t is None or t.kappa != t.kappa or t.pvalue != t.pvalue:
+            continue
+        if name == "weighted_kappa":
+            title = f"Weighted kappa ({t.weights})"
+        # the z test is two-sided: a kappa significantly below 0 is agreement worse than chance
+        verdict = "not significantly different from 0" if not t.significant(confidence) else \
+            "significantly above 0" if t.kappa > 0 else "significantly below 0"
+        words.append(f"{title} {t.kappa:.3f} is {verdict} ({_p(t.pvalue)}): {_kappa_words(t.kappa)} agreement.")
+    if "mcnemar" in tests:
+        t = tests["mcnemar"]
+        if t.b + t.c == 0:
+            words.append("No false negatives or false positives: nothing for McNemar's test to compare.")
+        else:
+            words.append(f"FN {t.b:,} vs FP {t.c:,}: {'' if t.significant(confidence) else 'not '}significantly "
+                         f"different (McNemar, {_p(t.pvalue)}).")
+    return words
+
 
 def _brief_document(b: _Builder, ev: Evaluation) -> list[Block]:
-    """One screen: the headline metrics with their intervals, the tests, and the sentences in words."""
+    """One screen: the headline metrics with their intervals, and the tests in a sentence each."""
     level = level_text(ev.confidence)
-    b.heading(f"Metrics ({level} confidence intervals)")
-    rows = [_metric_row(name, ev.metrics[name], ev.beta) for name in BRIEF_METRICS
-            if name in ev.metrics and not (name in ("recall", "precision", "specificity") and ev.positive is None)]
-    ranking = ev.ranking
-    for name, title in (("roc_auc", "ROC AUC"), ("average_precision", "Average precision")):
-        e = getattr(ranking, name, None)
-        if e is not None:
-            rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
-                         method_title(e.method) if e.method else (e.note or "")])
-    b.table(Table(["Metric", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
-    _tests_section(b, ev)
-    verdicts = _tests_table(ev)[1]
-    extra = _Builder()  # the sections themselves are left out; their sentences are kept
-    words = _ranking_section(extra, ev) if ev.ranking is not None else []
-    if ev.probabilistic is not None:
-        words += _probabilistic_section(extra, ev.probabilistic)
-    b.heading("In words")
-    for w in _words(ev, verdicts, words):
-        b.para(w)
+    items = [(_title(name, ev.beta), ev.metrics[name], _is_percent(name)) for name in BRIEF_METRICS
+             if name in ev.metrics and not (name in ("recall", "precision", "specificity") and ev.positive is None)]
+    _brief_table(b, items + _brief_ranking(ev), level)
+    words = _brief_words(ev)
+    if words:  # none with weights that are not counts: the notes say why
+        b.heading(f"In words (tests at {level}; kappa on Landis & Koch's scale)")
+        for w in words:
+            b.para(w)
     return b.blocks
 
 
@@ -341,15 +451,7 @@ def _threshold_free_document(b: _Builder, ev: Evaluation, brief: bool) -> list[B
                      + (f" ({level} CI {ci_text(prevalence, as_percent=True)})." if prevalence.ci else "."))
     extra = _Builder() if brief else b
     if brief:
-        ranking = ev.ranking
-        rows = []
-        for name, title in (("roc_auc", "ROC AUC"), ("average_precision", "Average precision")):
-            e = getattr(ranking, name, None)
-            if e is not None:
-                rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
-                             method_title(e.method) if e.method else (e.note or "")])
-        b.heading(f"Ranking ({level} confidence intervals)")
-        b.table(Table(["Metric", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+        _brief_table(b, _brief_ranking(ev), level)
     words += _ranking_section(extra, ev)
     b.heading("In words")
     for w in words:
@@ -401,13 +503,16 @@ def _tests_section(b: _Builder, ev: Evaluation) -> None:
 def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
     """The blocks of an ``assay report`` on one classifier (``brief``: one screen of it)."""
     b = _Builder()
-    b.heading("assay report", 1)
-    b.para(_headline(ev), "strong")
+    if not brief:  # one screen starts with the headline
+        b.heading("assay report", 1)
+    b.para(_headline(ev, short=brief), "strong")
     line = _input_line(ev)
     if line:
         b.para(line, "muted")
-    for note in ev.notes:
+    for note in _brief_notes(ev) if brief else ev.notes:
         b.para(note, "muted")
+    if brief:
+        b.para("")
     if not ev.thresholded:
         return _threshold_free_document(b, ev, brief)
     if brief:
@@ -422,9 +527,16 @@ def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
                "--format json has every cell (rows actual, columns predicted).", "muted")
 
     level = level_text(ev.confidence)
-    b.heading(f"Metrics ({level} confidence intervals)")
     rows = [_metric_row(name, e, ev.beta) for name, e in ev.metrics.items()]
-    b.table(Table(["Metric", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+    b.heading(_intervals_heading("Metrics", rows, level))
+    b.table(_metrics_table(rows, level))
+    # the normal intervals' warning on small counts (each estimate's note; JSON has them all)
+    warned = [(_title(name, ev.beta), e.note) for name, e in ev.metrics.items()
+              if e.method == "normal" and e.ci is not None and e.note]
+    if warned:
+        more = (f" ({len(warned) - 1} more normal intervals carry this warning with their own counts: each "
+                f"metric's note in the JSON output)") if len(warned) > 1 else ""
+        b.para(f"Warning: {warned[0][0]}: {warned[0][1]}{more}.", "strong")
 
     if ev.task == "multiclass" or len(ev.labels) > 2:
         b.heading("Per class (one vs rest)")
@@ -503,7 +615,7 @@ def _probabilistic_section(b: _Builder, p: Any) -> list[str]:
         if e.note:
             method = f"{method}: {e.note}" if method else e.note
         rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False), method])
-    b.table(Table(["Loss (lower is better)", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+    b.table(_metrics_table(rows, level, "Loss (lower is better)"))
     prior = ", ".join(f"{label} {percent(q)}" for label, q in zip(p.prior.labels, p.prior.probabilities,
                                                                   strict=True))
     source = "training data (given)" if p.prior.source == "given" else p.prior.source
@@ -543,23 +655,19 @@ def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
     level = level_text(ev.confidence)
     if not hasattr(r, "best"):  # several classes
         b.heading("Ranking (from the class probabilities)")
-        rows = [[f"{label} vs rest", value_text(e, as_percent=False), ci_text(e, as_percent=False),
-                 method_title(e.method) or (e.note or "")] for label, e in r.per_class.items()]
+        rows = [_estimate_row(f"{label} vs rest", e) for label, e in r.per_class.items()]
         for title, e in (("macro average (one vs rest)", r.macro), ("weighted by prevalence", r.weighted),
                          ("Hand & Till's M", r.hand_till)):
-            rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
-                         method_title(e.method) or (e.note or "")])
-        b.table(Table(["ROC AUC", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+            rows.append(_estimate_row(title, e))
+        b.table(_metrics_table(rows, level, "ROC AUC"))
         if getattr(r, "average_precision", None):
-            rows = [[f"{label} vs rest", value_text(e, as_percent=False), ci_text(e, as_percent=False),
-                     method_title(e.method) or (e.note or "")] for label, e in r.average_precision.items()]
+            rows = [_estimate_row(f"{label} vs rest", e) for label, e in r.average_precision.items()]
             for title, e in (("macro average", r.average_precision_macro),
                              ("micro average (pairs pooled)", r.average_precision_micro),
                              ("weighted by prevalence", r.average_precision_weighted)):
                 if e is not None:
-                    rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False),
-                                 (e.note or "") if e.value is None or e.ci is None else method_title(e.method)])
-            b.table(Table(["Average precision", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+                    rows.append(_estimate_row(title, e))
+            b.table(_metrics_table(rows, level, "Average precision"))
             b.para("each class's probability ranks it against all the others (one vs rest); average precision: "
                    "sum over thresholds of the gain in recall times the precision there, as scikit-learn",
                    "muted")
@@ -597,7 +705,7 @@ def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
         if std is not None:
             rows.append(["  standardized (McClish)", f"{std:.3f}",
                          f"{std_ci[0]:.3f} – {std_ci[1]:.3f}" if std_ci else "—", "bootstrap" if std_ci else ""])
-    b.table(Table(["Metric", "Value", f"{level} CI", "Interval method"], rows, align="lrrl"))
+    b.table(_metrics_table(rows, level, "Metric"))
     b.para(f"baseline of average precision: the prevalence, {percent(r.prevalence)}", "muted")
 
     choices = [("Youden's J (max TPR - FPR)", r.best["youden"], f"J = {r.best['youden'].value:.3f}"),
@@ -675,10 +783,16 @@ def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
     return words
 
 
-def regression_document(r: Any) -> list[Block]:
-    """The blocks of an ``assay report --task regression`` (numeric predictions, seed 002)."""
+BRIEF_REGRESSION = ("rmse", "mae", "mean_error", "relative_absolute_error", "r2", "correlation")
+"""The measures of ``--brief`` with numeric predictions."""
+
+
+def regression_document(r: Any, *, brief: bool = False) -> list[Block]:
+    """The blocks of an ``assay report --task regression`` (numeric predictions, seed 002); ``brief``: one
+    screen of it (the main measures with their intervals, no definitions, and the words)."""
     b = _Builder()
-    b.heading("assay report", 1)
+    if not brief:
+        b.heading("assay report", 1)
     b.para(f"numeric predictions · n = {r.n:,} · mean of the actual values {r.actual_mean:.4g}", "strong")
     src = getattr(r, "source", None) or {}
     if src.get("file"):
@@ -686,17 +800,22 @@ def regression_document(r: Any) -> list[Block]:
     for note in r.notes:
         b.para(note, "muted")
     level = level_text(r.confidence)
-    b.heading(f"Errors ({level} confidence intervals)")
-    rows = []
-    for name, e in r.metrics.items():
-        title, formula = r.metric_titles.get(name, (name, ""))
-        method = method_title(e.method)
-        if e.value is None or (e.ci is None and e.note):
-            method = e.note or method
-        rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False), formula, method])
-    b.table(Table(["Measure", "Value", f"{level} CI", "Definition", "Interval"], rows, align="lrrll"))
-    b.para("p = predicted, a = actual, ā = mean of the actual values; relative errors compare with always "
-           "predicting ā", "muted")
+    if brief:
+        b.para("")
+        _brief_table(b, [(r.metric_titles.get(name, (name, ""))[0], r.metrics[name], False)
+                         for name in BRIEF_REGRESSION if name in r.metrics], level, "Measure")
+    else:
+        rows = []
+        for name, e in r.metrics.items():
+            title, formula = r.metric_titles.get(name, (name, ""))
+            method = method_title(e.method)
+            if e.value is None or (e.ci is None and e.note):
+                method = e.note or method
+            rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False), formula, method])
+        b.heading(_intervals_heading("Errors", rows, level))
+        b.table(Table(["Measure", "Value", f"{level} CI", "Definition", "Interval"], rows, align="lrrll"))
+        b.para("p = predicted, a = actual, ā = mean of the actual values; relative errors compare with always "
+               "predicting ā", "muted")
     b.heading("In words")
     m = r.metrics
     if m["mae"].value is not None:

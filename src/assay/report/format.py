@@ -7,7 +7,7 @@ import math
 from assay.inference.estimate import Estimate
 
 __all__ = ["percent", "number", "value_text", "ci_text", "estimate_cell", "pvalue_text", "method_title",
-           "level_text"]
+           "level_text", "statistic_text"]
 
 METHOD_TITLES = {
     "wilson": "Wilson",
@@ -24,6 +24,7 @@ METHOD_TITLES = {
     "logit": "logit (Boyd et al.)",
     "normal-mean": "normal (CLT)",
     "delta-ratio": "delta method",
+    "t-mean": "Student's t",
 }
 
 
@@ -52,6 +53,8 @@ def number(x: float) -> str:
     if not math.isfinite(x):
         return "infinite" if x > 0 else "undefined"
     a = abs(x)
+    if a >= 1e15:  # past double precision's digits: not 300 digits of noise (a cost near the largest double)
+        return f"{x:.4g}"
     if a >= 1000:
         return f"{x:,.0f}"
     if a >= 100:
@@ -88,7 +91,7 @@ def ci_text(e: Estimate, *, as_percent: bool) -> str:
     if as_percent:
         return f"{e.ci.low * 100:.1f} – {e.ci.high * 100:.1f}%"
     low, high = e.ci.low, e.ci.high
-    if not (math.isfinite(low) and math.isfinite(high)):
+    if not (math.isfinite(low) and math.isfinite(high)) or max(abs(low), abs(high)) >= 1e15:
         return f"{number(low)} – {number(high)}"
     d = decimals(e.value if e.value is not None and math.isfinite(e.value) else max(abs(low), abs(high)))
     return f"{low:,.{d}f} – {high:,.{d}f}"
@@ -111,3 +114,22 @@ def pvalue_text(p: float | None) -> str:
     if p < 0.001:
         return "< 0.001"
     return f"{p:.3f}"
+
+
+SYMBOLS = {"delong": "z", "delong_unpaired": "t", "auc_bootstrap_unpaired": "D", "difference": "z", "cochran_q": "Q"}
+"""The letter of each test's statistic (McNemar's depends on its method, the paired bootstrap has none)."""
+
+
+def statistic_text(name: str, statistic: float | None, method: str | None = None) -> str:
+    """A test's statistic with what it is: 'X² = 4.000' for McNemar's chi-squared, 'min(b, c) = 3' for its
+    exact test (whose statistic is the smaller discordant count), 'z = 2.689' for DeLong's.
+
+    >>> statistic_text("mcnemar", 3.0, "exact"), statistic_text("mcnemar", 4.0, "chi2-corrected")
+    ('min(b, c) = 3', 'X² = 4.000')
+    """
+    if statistic is None or statistic != statistic:
+        return "—"
+    if name == "mcnemar":
+        return f"min(b, c) = {statistic:.0f}" if method == "exact" else f"X² = {statistic:.3f}"
+    symbol = SYMBOLS.get(name)
+    return f"{symbol} = {statistic:.3f}" if symbol else "—"

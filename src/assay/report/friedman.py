@@ -17,6 +17,10 @@ WIDTH = 80
 
 _LABEL_MAX = 24
 
+PAIRS_SHOWN = 100
+"""The most significantly different pairs listed in text, Markdown and HTML (a table of 25,000 pairs of 500
+models is read by no one and takes minutes to lay out); the JSON keeps every pair."""
+
 
 def _stat(x: float) -> str:
     if x != x:
@@ -55,7 +59,11 @@ def friedman_document(r: Any, *, diagram: bool = True, title: str = "assay fried
         blocks.append(Heading("Significantly different pairs (Nemenyi)", sub))
         blocks.append(Table(["Better ranked", "worse ranked", "rank difference", "p-value"],
                             [[p.first, p.second, f"{p.rank_difference:.3f}", pvalue_text(p.pvalue)]
-                             for p in different], align="llrr"))
+                             for p in different[:PAIRS_SHOWN]], align="llrr"))
+        if len(different) > PAIRS_SHOWN:
+            blocks.append(Paragraph(f"… and {len(different) - PAIRS_SHOWN:,} more of the {len(different):,} pairs "
+                                    f"that differ significantly (every pair is in the JSON output, "
+                                    f"nemenyi.pairs).", "muted"))
     else:
         blocks.append(Paragraph(f"No two models' average ranks differ by more than the critical difference "
                                 f"{r.critical_difference:.3f}.", "muted"))

@@ -196,9 +196,9 @@ def _class_charts(ranking: Any, *, chart_id: str) -> list[Chart]:
     """One-vs-rest ROC and precision-recall charts of k classes: one curve per class (thinned to half a
     pixel), its AUC or average precision in the legend; colours cycle past the palette, dashed the second
     time round."""
-    roc = Chart("ROC curves, each class against the rest", "False positive rate (1 - specificity)",
+    roc = Chart("ROC curves, each class vs the rest", "False positive rate (1 - specificity)",
                 "True positive rate (sensitivity)", chart_id=chart_id)
-    pr = Chart("Precision-recall curves, each class against the rest", "Recall (TPR)", "Precision (PPV)",
+    pr = Chart("Precision-recall, each class vs the rest", "Recall (TPR)", "Precision (PPV)",
                chart_id=f"{chart_id}-pr")
     roc.line(np.array([0, 1]), np.array([0, 1]), color="#999", width=1, dash="4 4", label="random classifiers")
     for i, label in enumerate(ranking.labels):
@@ -229,6 +229,7 @@ def _roc_chart(curves: list[tuple[str, Any]], *, chart_id: str, explorer: bool) 
     chart = Chart("ROC curve", "False positive rate (1 - specificity)", "True positive rate (sensitivity)",
                   chart_id=chart_id)
     chart.line(np.array([0, 1]), np.array([0, 1]), color="#999", width=1, dash="4 4", label="random classifiers")
+    marked: list[tuple[float, float]] = []  # the points drawn, which the corners' labels keep clear of
     for (name, ranking), color in zip(curves, PALETTE, strict=False):
         roc = ranking.roc()
         x, y = _thinned(chart, roc["fpr"], roc["tpr"])
@@ -252,6 +253,7 @@ def _roc_chart(curves: list[tuple[str, Any]], *, chart_id: str, explorer: bool) 
                     else:
                         chart.line(np.array([1.0 - ci.high, 1.0 - ci.low]), np.array([tpr, tpr]), color="#555",
                                    width=1.5)
+                marked.append((fpr, tpr))
                 chart.point(fpr, tpr, color="#555", radius=4, label="operating points" if k == 0 else None,
                             title=f"{p.reads} {p.value.value:.3f} at {p.given} {p.target:g}"
                                   + (f" ({ci.low:.3f}–{ci.high:.3f})" if ci else "")
@@ -259,6 +261,7 @@ def _roc_chart(curves: list[tuple[str, Any]], *, chart_id: str, explorer: bool) 
             for k, c in enumerate(getattr(ranking, "constrained", ())):
                 rec, spec = c.rates["recall"].value, c.rates["specificity"].value
                 if rec is not None and spec is not None:
+                    marked.append((1.0 - spec, rec))
                     chart.point(1.0 - spec, rec, color="#b5651d", radius=5, hollow=True,
                                 label="best threshold under a constraint" if k == 0 else None,
                                 title=f"{c.constraint}, maximising {c.maximized}: threshold {c.threshold:.4g}")
@@ -274,10 +277,12 @@ def _roc_chart(curves: list[tuple[str, Any]], *, chart_id: str, explorer: bool) 
                     ys = np.clip(o.tpr + ranking.slope * (xs - o.fpr), 0, 1)
                 chart.line(xs, ys, color="#888", width=1, dash="2 3",
                            label=f"iso-performance (slope {ranking.slope:.3g})")
+                marked.append((o.fpr, o.tpr))
                 chart.point(o.fpr, o.tpr, color="#888", radius=4, hollow=True,
                             title=f"optimal for the costs and class ratio: threshold {o.threshold:.4g}")
             op = ranking.operating_point
             if op is not None:
+                marked.append((op.fpr, op.tpr))
                 chart.point(op.fpr, op.tpr, color="#000", radius=5, label="chosen threshold",
                             mark_id=f"{chart_id}-point" if explorer else "",
                             title=f"threshold {op.threshold:.4g}: FPR {op.fpr:.3f}, TPR {op.tpr:.3f}")
@@ -285,21 +290,49 @@ def _roc_chart(curves: list[tuple[str, Any]], *, chart_id: str, explorer: bool) 
                              ("always wrong", (1, 0))):
         chart.point(fx, ty, color="#666", radius=3)
         chart.text(fx, ty, name, anchor="start" if fx == 0 else "end", dx=6 if fx == 0 else -6,
-                   dy=12 if ty == 1 else -6, size=10)
+                   dy=corner_label_dy(chart, fx, ty, name, marked), size=10)
     return chart
 
 
+LABEL_CHAR_WIDTH = 6.0
+"""The width of a character of a 10 px label, in pixels (a generous average, so that a box holds its text)."""
+
+
+def corner_label_dy(chart: Chart, fx: float, ty: float, text: str, marked: list[tuple[float, float]]) -> float:
+    """How far below (a top corner) or above (a bottom corner) its point the label of a corner of the ROC plane
+    sits: next to the point, or moved along the edge, away from the corner, until no marked point (the chosen
+    threshold, the optimum, ...) lies under it."""
+    width = LABEL_CHAR_WIDTH * len(text)
+    left = float(chart.px(fx)) + (6 if fx == 0 else -6 - width)
+    top_corner = ty == 1
+    for step in range(12):
+        dy = (12 + 14 * step) if top_corner else (-6 - 14 * step)
+        baseline = float(chart.py(ty)) + dy
+        box = (left - 7, baseline - 10 - 7, left + width + 7, baseline + 2 + 7)  # with a point's radius around it
+        if not any(box[0] <= float(chart.px(x)) <= box[2] and box[1] <= float(chart.py(y)) <= box[3]
+                   for x, y in marked):
+            return dy
+    return 12 if top_corner else -6
+
+
 def _pr_chart(ranking: Any, *, chart_id: str, explorer: bool) -> Chart:
+    """The PR curve where the classifier will be used: at the deployment prevalence given to the analysis
+    (its precision TPR pi / (TPR pi + FPR (1 - pi)), its average precision, the baseline at pi), else the
+    test data's."""
+    at = getattr(ranking, "given_prevalence", None)
+    at = at if at is not None and getattr(ranking, "pr_at_prevalence", None) else None
     chart = Chart("Precision-recall curve", "Recall (TPR)", "Precision (PPV)", chart_id=chart_id)
-    pr = ranking.pr()
+    pr = ranking.pr(at)
+    ap = ranking.average_precision.value if at is None else ranking.pr_at_prevalence["average_precision"]["value"]
+    baseline = ranking.prevalence if at is None else at
     x, y = _thinned(chart, pr["recall"], pr["precision"])
-    chart.line(x, y, color=PALETTE[0], label=f"average precision {ranking.average_precision.value:.3f}",
-               css="curve", mark_id=f"{chart_id}-curve")
-    chart.line(np.array([0, 1]), np.array([ranking.prevalence] * 2), color="#999", width=1, dash="4 4",
-               label=f"baseline: prevalence {ranking.prevalence:.3f}")
+    chart.line(x, y, color=PALETTE[0], label=f"average precision {ap:.3f}"
+               + (f" at prevalence {at:g}" if at is not None else ""), css="curve", mark_id=f"{chart_id}-curve")
+    chart.line(np.array([0, 1]), np.array([baseline] * 2), color="#999", width=1, dash="4 4",
+               label=f"baseline: prevalence {baseline:.3f}" + (" (given)" if at is not None else ""))
     op = ranking.operating_point
     if op is not None:
-        tc = ranking.threshold_table(np.array([op.threshold]))
+        tc = ranking.threshold_table(np.array([op.threshold]), prevalence=at)
         precision = float(tc["precision"][0])
         if math.isfinite(precision):
             chart.point(op.tpr, precision, color="#000", label="chosen threshold",
@@ -425,7 +458,9 @@ def _explorer_data(ranking: Any, roc: Chart, pr: Chart, key: str, positive_first
     thresholds, exact = _explorer_thresholds(ranking)
     table = ranking.threshold_table(thresholds)
     columns = {name: _finite(table[name]) for name in EXPLORER_COLUMNS}
-    precision = np.asarray(table["precision"], dtype=float)
+    at = getattr(ranking, "given_prevalence", None)  # the PR chart's cursor: on its curve, at the prevalence given
+    precision = np.asarray(table["precision"] if at is None else
+                           ranking.threshold_table(thresholds, prevalence=at)["precision"], dtype=float)
     start = 0
     if ranking.operating_point is not None:
         if getattr(ranking, "direction", "higher") == "lower":  # the last held threshold at or below it
@@ -636,8 +671,18 @@ def _ranking_contents(ranking: Any) -> _Contents:
 def _validation_contents(v: Any, explorers: list[dict[str, Any]] | None) -> _Contents:
     from assay.report.validation import _settings_text, validation_document
 
-    # the page draws the critical-difference diagram as a picture: the text one is left out
-    parts = [render_blocks_html(split_prelude(validation_document(v, diagram=False))[1])]
+    # the page draws the critical-difference diagram as a picture (the text one is left out), under the section's
+    # own heading
+    sections = split_prelude(validation_document(v, diagram=False))[1]
+    parts = [render_blocks_html(sections)]
+    if getattr(v, "friedman", None) is not None:
+        from assay.report.cd_plot import cd_svg
+
+        figure = Markup('<figure class="cd">{}</figure>').format(Markup(cd_svg(v.friedman)))
+        ranks = next((i for i, block in enumerate(sections) if isinstance(block, Heading)
+                      and block.text.startswith("Ranks over the parts")), None)
+        parts = [render_blocks_html(sections[:ranks + 1]) + figure + render_blocks_html(sections[ranks + 1:])] \
+            if ranks is not None else [Markup("<h2>Ranks over the parts</h2>") + figure, *parts]
     binary = [(name, m.report.ranking) for name, m in v.models.items()
               if m.report.ranking is not None and _two_class(m.report.ranking)]
     charts = [_folds_chart(v)]
@@ -650,11 +695,6 @@ def _validation_contents(v: Any, explorers: list[dict[str, Any]] | None) -> _Con
                        width=1.2, dash="6 3", label="combined convex hull")
         charts.insert(0, chart)
     parts.insert(0, Markup("<div class=\"charts\">{}</div>").format(Markup("").join(c.render() for c in charts)))
-    if getattr(v, "friedman", None) is not None:  # the ranks over the parts: the critical-difference diagram
-        from assay.report.cd_plot import cd_svg
-
-        parts.insert(1, Markup('<h2>Ranks over the parts</h2><figure class="cd">{}</figure>').format(
-            Markup(cd_svg(v.friedman))))
     for i, (name, m) in enumerate(v.models.items()):
         parts.append(Markup('<details class="model"{}><summary><h2>{} ({})</h2></summary>{}</details>').format(
             Markup(" open") if i == 0 else "", name, m.title,

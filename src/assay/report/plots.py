@@ -95,6 +95,20 @@ def _entries(result: Any) -> list[tuple[str | None, Any]]:
     )
 
 
+def _predicted_point(result: Any, name: str | None) -> tuple[float, float] | None:
+    """(FPR, TPR) of a model's predicted labels of two classes, when they come from no threshold (the
+    model's own predict(), as in validate), else None."""
+    entry = dict(_entries(result)).get(name)
+    confusion = getattr(entry, "confusion", None)
+    if confusion is None or getattr(entry, "threshold", None) is not None or len(confusion.labels) != 2:
+        return None
+    try:
+        fpr, tpr = entry["fpr"].value, entry["recall"].value
+    except (KeyError, TypeError, AttributeError):
+        return None
+    return None if fpr is None or tpr is None else (float(fpr), float(tpr))
+
+
 def _ranking_or_reason(entry: Any, what: str) -> tuple[Any, str | None]:
     """The entry's two-class RankingAnalysis, or None and why there is none."""
     from assay.evaluation.ranking import RankingAnalysis
@@ -391,6 +405,10 @@ def plot_roc(
             where = f"{name} at threshold" if several else "operating point, threshold"
             ax.plot([op.fpr], [op.tpr], "o", color=color, mec="black", ms=7, zorder=5, clip_on=False,
                     label=f"{where} {_fmt(op.threshold)}")
+        elif operating_point and (point := _predicted_point(result, name)) is not None:
+            # labels of the model's own (predict(), as validate uses): their point in ROC space, no threshold
+            ax.plot([point[0]], [point[1]], "o", color=color, mec="black", ms=7, zorder=5, clip_on=False,
+                    label=f"{name} as predicted" if several else "as predicted")
     combined = None
     if several and (hull or iso_performance):
         from assay.evaluation.ranking import combined_hull
@@ -445,7 +463,12 @@ def plot_pr(result: Any, ax: Any = None) -> Any:
     precision P_n over each recall interval (R_{n−1}, R_n] (``steps-pre``) and
     starts at recall 0 at the first point's precision, so the area under the
     drawn steps is AP. A random classifier's precision is the prevalence at
-    every recall: the baseline.
+    every recall: the baseline. With a deployment prevalence π given to the
+    analysis (``prevalence=``, ``--prevalence``), the curve is drawn where the
+    classifier will be used: each threshold's precision TPR·π / (TPR·π +
+    FPR·(1 − π)), its average precision (``ranking.pr_at_prevalence``), and the
+    baseline at π (ROC curves do not move with the class balance; PR curves
+    do: Fawcett 2006).
 
     Examples
     --------
@@ -462,32 +485,50 @@ def plot_pr(result: Any, ax: Any = None) -> Any:
     scored, skipped = _rankings(result, "a precision-recall curve")
     ax = _axes(ax)
     several = len(scored) > 1 or scored[0][0] is not None
-    for i, (name, ranking) in enumerate(scored):
-        pr = ranking.pr()
+    curves = [(name, ranking, *_pr_where_used(ranking)) for name, ranking in scored]
+    for i, (name, _, at, pr, ap) in enumerate(curves):
         recall = np.concatenate(([0.0], pr["recall"]))
         precision = np.concatenate((pr["precision"][:1], pr["precision"]))
-        ap = ranking.average_precision.value
         _line(ax, recall, precision, color=f"C{i}", lw=1.6, drawstyle="steps-pre",
-              label=f"{name if several else 'PR'} (AP {ap:.3f})")
-    prevalences = list(dict.fromkeys(ranking.prevalence for _, ranking in scored))
+              label=f"{name if several else 'PR'} (AP {ap.value:.3f}"
+                    + (f" at prevalence {_fmt(at)})" if at is not None else ")"))
+    # a random classifier's precision: the prevalence where the curve is drawn (given, or the test data's)
+    baselines = [(name, ranking.prevalence if at is None else at, at is not None)
+                 for name, ranking, at, _, _ in curves]
+    prevalences = list(dict.fromkeys(b for _, b, _ in baselines))
     for j, prevalence in enumerate(prevalences):
-        owner = ""
-        if len(prevalences) > 1:
-            owner = ", ".join(name for name, ranking in scored if ranking.prevalence == prevalence) + " "
+        owners = [(name, given) for name, b, given in baselines if b == prevalence]
+        owner = ", ".join(str(name) for name, _ in owners) + " " if len(prevalences) > 1 else ""
+        where = ", given" if any(given for _, given in owners) else ""
         ax.axhline(prevalence, ls=":", color="0.5" if j == 0 else f"C{j}", lw=1,
-                   label=f"{owner}baseline (prevalence {_fmt(prevalence)})")
+                   label=f"{owner}baseline (prevalence {_fmt(prevalence)}{where})")
     _unit_axes(ax, "Recall (sensitivity)", "Precision (positive predictive value)")
     ax.set_ylim(0.0, 1.02)
     if several:
         ax.set_title("Precision-recall curve" + _positive_text(_entries(result)))
     else:
-        ap = scored[0][1].average_precision
+        at, _, ap = _pr_where_used(scored[0][1])
         interval = f" [{ap.ci.low:.3f}, {ap.ci.high:.3f}]" if ap.ci is not None else ""
-        ax.set_title(f"Precision-recall curve: average precision {ap.value:.3f}{interval}"
+        where = f" at prevalence {_fmt(at)}" if at is not None else ""
+        ax.set_title(f"Precision-recall curve: average precision{where} {ap.value:.3f}{interval}"
                      + _positive_text(_entries(result)), fontsize="medium")
     ax.legend(loc="lower left", fontsize="small",
               title=f"no scores: {', '.join(skipped)}" if skipped else None, title_fontsize="small")
     return ax
+
+
+def _pr_where_used(ranking: Any) -> tuple[float | None, dict[str, np.ndarray], Any]:
+    """The PR curve and its average precision where the classifier will be used: at the deployment prevalence
+    given to the analysis (with that prevalence), else the test data's (None)."""
+    at = getattr(ranking, "given_prevalence", None)
+    summary = getattr(ranking, "pr_at_prevalence", None)
+    if at is None or not summary:
+        return None, ranking.pr(), ranking.average_precision
+    from assay.inference.estimate import ConfidenceInterval, Estimate
+
+    ap = summary["average_precision"]
+    ci = ConfidenceInterval(*ap["ci"]) if ap.get("ci") and None not in ap["ci"] else None
+    return at, ranking.pr(at), Estimate(ap["value"], ci, ap.get("method"), ap.get("note"))
 
 
 # ----------------------------------------------------------------------------

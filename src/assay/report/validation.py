@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.report.document import Block, Table, _Builder, _compact
-from assay.report.format import estimate_cell, level_text, percent, pvalue_text
+from assay.report.format import estimate_cell, level_text, percent, pvalue_text, statistic_text
 
 __all__ = ["validation_document", "regression_validation_document", "METHOD_NAMES"]
 
@@ -100,6 +100,7 @@ def validation_document(v: Any, *, diagram: bool = True) -> list[Block]:
     b.heading("Estimated error")
     rows = []
     costed = any("expected_cost" in m.report.metrics for m in v.models.values())
+    reasons: dict[str, list[str]] = {}  # why an estimate shown has no interval: the estimates that give it
     for name, m in v.models.items():
         est = m.estimate
         acc = m.report.metrics["accuracy"]
@@ -108,6 +109,10 @@ def validation_document(v: Any, *, diagram: bool = True) -> list[Block]:
         if ranking is not None:
             e = ranking.roc_auc if hasattr(ranking, "roc_auc") else ranking.hand_till
             auc = estimate_cell(e, as_percent=False)
+            if e.value is not None and e.ci is None and e.note:
+                reasons.setdefault(e.note, []).append(f"{name}'s AUC")
+        if acc.value is not None and acc.ci is None and acc.note:
+            reasons.setdefault(acc.note, []).append(f"{name}'s accuracy")
         row = [name, percent(est.error), estimate_cell(acc, as_percent=True, sign=False), auc]
         if costed:
             row.append(estimate_cell(m.report.metrics["expected_cost"], as_percent=False)
@@ -115,7 +120,8 @@ def validation_document(v: Any, *, diagram: bool = True) -> list[Block]:
         rows.append(row + [_spread_text(est.to_dict().get("spread"))])
     b.table(Table(["Model", "Error", f"Accuracy % ({level} CI)", f"AUC ({level} CI)"]
                   + ([f"Expected cost ({level} CI)"] if costed else []) + ["Error % by part: mean ± sd (min–max)"],
-                  rows, align="lrrr" + ("r" if costed else "") + "r"))
+                  rows, align="lrrr" + ("r" if costed else "") + "r",
+                  caption="; ".join(f"{', '.join(what)}: {note}" for note, what in reasons.items()) or None))
     first = next(iter(v.models.values()))
     b.para("models: " + "; ".join(f"{name} = {m.title}" for name, m in v.models.items()), "muted")
     b.para(f"error: {first.estimate.formula}; accuracy and AUC: on the out-of-fold predictions "
@@ -145,14 +151,20 @@ def validation_document(v: Any, *, diagram: bool = True) -> list[Block]:
         for c in v.comparisons:
             stat = c.get("statistic")
             row = [TEST_NAMES.get(c["test"], c["test"]), " vs ".join(c["models"]),
+                   statistic_text("mcnemar", stat, c.get("method")) if c["test"] == "mcnemar" else
                    "—" if stat is None else f"{stat:.3f}", pvalue_text(c.get("pvalue"))]
             if adjusted:
                 row.append(pvalue_text(c.get(f"pvalue_{adjusted}")) if "adjustment" in c else "")
             rows.append(row + ["yes" if c.get("significant") else "no"])
         header = ["Test", "Models", "Statistic", "p-value"] + ([f"{_ADJUSTED[adjusted]} p"] if adjusted else [])
+        captions = [f"{_ADJUSTED[adjusted]} p: the p-value adjusted by {_ADJUSTED[adjusted]}'s method for "
+                    f"multiple comparisons, on which the verdict rests"] if adjusted else []
+        if any(c["test"] == "mcnemar" and c.get("method") == "exact" for c in v.comparisons):
+            captions.append("McNemar's exact test (fewer than 25 instances that one model alone gets right): its "
+                            "statistic is min(b, c), the smaller of the counts of instances only one of the two gets "
+                            "right; chi-squared otherwise (X², continuity-corrected)")
         b.table(Table(header + [f"Significant at {level}"], rows, align="llrr" + ("r" if adjusted else "") + "l",
-                      caption=(f"{_ADJUSTED[adjusted]} p: the p-value adjusted by {_ADJUSTED[adjusted]}'s method for "
-                               f"multiple comparisons, on which the verdict rests" if adjusted else None)))
+                      caption="; ".join(captions) or None))
         pairs: dict[tuple[str, ...], list[str]] = {}
         for c in v.comparisons:
             key = tuple(c["models"])
@@ -253,6 +265,7 @@ def regression_validation_document(v: Any) -> list[Block]:
             stat = c.get("statistic")
             row = [TEST_NAMES.get(c["test"], c["test"]), " vs ".join(c["models"]),
                    "—" if c.get("mean_difference") is None else number(c["mean_difference"]),
+                   statistic_text("mcnemar", stat, c.get("method")) if c["test"] == "mcnemar" else
                    "—" if stat is None else f"{stat:.3f}", pvalue_text(c.get("pvalue"))]
             if key:
                 row.append(pvalue_text(c.get(key)))

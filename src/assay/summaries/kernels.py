@@ -24,7 +24,7 @@ import os
 import threading
 from typing import Any
 
-__all__ = ["MIN_SIZE", "compiled"]
+__all__ = ["MIN_SIZE", "compiled", "cached", "warm_up"]
 
 MIN_SIZE = int(os.environ.get("ASSAY_COMPILED_MIN_SIZE", 200_000))
 
@@ -44,6 +44,38 @@ def compiled(n: int) -> Any:
     return _module or None
 
 
+def cached() -> bool | None:
+    """Whether numba's disk cache holds every kernel already, so that loading them takes about a second
+    rather than the several seconds of compiling them (once per installation). None when it cannot tell."""
+    if os.environ.get("ASSAY_NO_COMPILED"):
+        return None
+    try:
+        import glob
+
+        from assay.summaries import _kernels
+
+        folder = _kernels.build(cache=True).make_keys._cache.cache_path  # builds no code: compiling is lazy
+        return len(glob.glob(os.path.join(folder, "_kernels.*.nbi"))) >= len(_kernels.KERNELS)
+    except Exception:  # numba missing, or its cache laid out otherwise
+        return None
+
+
+def warm_up() -> None:
+    """Load (compiling if need be) every kernel for both key types in a background thread, while the caller
+    reads its input: the first large run on a new installation then waits little for the compiler."""
+    if not os.environ.get("ASSAY_NO_COMPILED"):
+        threading.Thread(target=_warm, name="assay-kernels", daemon=True).start()
+
+
+def _warm() -> None:
+    try:
+        kernels = compiled(MIN_SIZE)
+        if kernels is not None:
+            _probe(kernels)
+    except Exception:  # best effort: a kernel that fails here fails in the run too, where it is reported
+        pass
+
+
 def _load() -> Any:
     """The kernels, compiled with numba's disk cache; else compiled in memory; else False.
 
@@ -58,11 +90,21 @@ def _load() -> Any:
     for cache in (True, False):
         try:
             kernels = _kernels.build(cache=cache)
-            _probe(kernels)
+            _check(kernels)
         except Exception:
             continue
         return kernels
     return False
+
+
+def _check(kernels: Any) -> None:
+    """That numba compiles here (one kernel, one key type: about a second). Each other kernel compiles (or
+    loads from the disk cache) when a run first calls it with its key type: a first run compiles only what it
+    uses, and ``warm_up`` compiles the rest beside the reading."""
+    import numpy as np
+
+    bits = np.array([1, 2, 2], dtype=np.uint64)
+    kernels.make_keys(bits, np.array([1, 0, 1], dtype=np.uint8), np.empty(3, np.uint64), np.uint64(1) << np.uint64(63))
 
 
 def _probe(kernels: Any) -> None:

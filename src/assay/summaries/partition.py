@@ -20,6 +20,7 @@ The file is unlinked from the moment it is made, so it vanishes however the proc
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections import deque
@@ -311,7 +312,10 @@ class ScoreScan:
             view = memoryview(part).cast("B")
             done = 0
             while done < len(view):
-                done += os.preadv(self.file.fileno(), [view[done:]], s.offset + done)
+                read = os.preadv(self.file.fileno(), [view[done:]], s.offset + done)
+                if read == 0:  # a write lost to a full disk (numpy reports no error for a small one)
+                    raise OSError(errno.ENOSPC, "the temporary file is shorter than what was written to it")
+                done += read
             if s.dtype != self.dtype:
                 out[at:at + s.count] = _widened(part)
             at += s.count

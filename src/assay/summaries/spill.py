@@ -13,21 +13,29 @@ memory holds a chunk, not the summary, however many distinct scores there are.
 The files are unlinked from the moment they are made (``tempfile.TemporaryFile``),
 so they vanish when the process ends, however it ends (Ctrl-C, a kill); the merged
 summary's files live as long as the arrays that map them. They go to the system's
-temporary directory (``TMPDIR``).
+temporary directory (``TMPDIR``). A directory too full for them is said in one line, with about how
+much room the run needs there (:func:`room_for`), never as a bare ``OSError``.
 """
 
 from __future__ import annotations
 
+import errno
 import mmap
+import os
+import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
+from assay.errors import InvalidInput
 from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts, ThresholdCounts
 
-__all__ = ["CHUNK", "HELD_BYTES", "MergeTree", "Run", "gather", "is_on_disk", "merge_runs", "release"]
+__all__ = ["CHUNK", "HELD_BYTES", "MergeTree", "Run", "gather", "is_on_disk", "merge_runs", "release",
+           "check_room", "room_for", "temporary_full", "is_full"]
 
 CHUNK = 1 << 17
 """Distinct scores (curve points) handled at a time by the chunked walks."""
@@ -36,6 +44,69 @@ HELD_BYTES = 112
 """Memory one distinct score takes while summaries merge: its score and two counts (24 bytes), the
 concatenated copy, the sort order and the gathered arrays of a merge (about 64 more), and the
 cumulative counts made afterwards (16)."""
+
+
+# room in the temporary directory ------------------------------------------------------------------
+
+
+def is_full(error: OSError) -> bool:
+    """Whether a write failed for want of room: no space left, a quota exceeded, or numpy's short write
+    ("N requested and M written", which carries no errno)."""
+    if error.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return True
+    text = str(error)
+    return error.errno is None and "requested and" in text and "written" in text
+
+
+def _amount(size: float) -> str:
+    """Bytes as people say them: "1.4 GB", "300 MB" (powers of 1024, as --memory reads them)."""
+    for unit, scale in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if size >= scale:
+            value = size / scale
+            return f"{value:.1f} {unit}" if value < 10 else f"{value:,.0f} {unit}"
+    return f"{int(size)} bytes"
+
+
+def temporary_full(directory: str | None, need: int | None, least: int | None = None) -> InvalidInput:
+    """The one-line error for a temporary directory without the room a run needs: about ``least`` bytes
+    and up to ``need`` (or about ``need``), when known."""
+    where = os.path.abspath(directory or tempfile.gettempdir())
+    try:
+        free = f" (it has {_amount(shutil.disk_usage(where).free)} free)"
+    except OSError:
+        free = ""
+    if need and least and least < need:
+        needs = f": this run needs about {_amount(least)} there, up to {_amount(need)} when every score is distinct{free}"
+    elif need:
+        needs = f": this run needs about {_amount(need)} there{free}"
+    else:
+        needs = free
+    return InvalidInput(f"the temporary directory {where} is full{needs}; set TMPDIR to a directory with room, "
+                        "or give a larger memory budget (--memory), which keeps more in memory")
+
+
+def check_room(directory: str | None, sure: int, need: int | None = None, least: int | None = None) -> None:
+    """Refuse before anything is written when the temporary directory has less room than ``sure`` bytes,
+    which are sure to be written; the error says ``least`` and ``need`` (:func:`temporary_full`)."""
+    where = directory or tempfile.gettempdir()
+    try:
+        free = shutil.disk_usage(where).free
+    except OSError:
+        return  # nothing known: the writes will say
+    if free < sure:
+        raise temporary_full(where, need or sure, least)
+
+
+@contextmanager
+def room_for(need: int | None = None, directory: str | None = None, least: int | None = None) -> Iterator[None]:
+    """Writes to the temporary directory within: a want of room becomes :func:`temporary_full`'s
+    one-line error, naming about what the run needs there when known."""
+    try:
+        yield
+    except OSError as e:
+        if is_full(e):
+            raise temporary_full(directory, need, least) from None
+        raise
 
 
 def _mapping(array: Any) -> Any:
@@ -89,11 +160,18 @@ class Run:
             max(int(pos.max()), int(neg.max())) < 2**32 and min(int(pos.min()), int(neg.min())) >= 0 else pos.dtype
         self.columns = ((0, np.dtype(np.float64)), (8 * self.length, stored),
                         (8 * self.length + stored.itemsize * self.length, stored))
+        self.nbytes = (8 + 2 * stored.itemsize) * self.length
         self.file = tempfile.TemporaryFile(prefix="assay-run-", dir=directory)
-        np.asarray(summary.scores, dtype=np.float64).tofile(self.file)
-        pos.astype(stored, copy=False).tofile(self.file)
-        neg.astype(stored, copy=False).tofile(self.file)
-        self.file.flush()
+        try:
+            # the run, and the merged summary it ends in (five arrays of 8 bytes an entry, at most)
+            with room_for(self.nbytes + 40 * self.length, directory):
+                np.asarray(summary.scores, dtype=np.float64).tofile(self.file)
+                pos.astype(stored, copy=False).tofile(self.file)
+                neg.astype(stored, copy=False).tofile(self.file)
+                self.file.flush()
+        except BaseException:
+            self.file.close()
+            raise
 
     def read(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Entries ``start`` to ``stop`` (scores decreasing), counts in their own type."""
@@ -139,6 +217,13 @@ def merge_runs(runs: list[Run], labels: tuple[str, str], *, directory: str | Non
     """
     chunk = int(max(1 << 12, memory // (HELD_BYTES * max(len(runs), 1))))
     count_dtype = np.result_type(*[run.count_dtype for run in runs])
+    need = sum(40 * run.length for run in runs)  # the merged summary, at most: five arrays of 8 bytes an entry
+    with room_for(need, directory):
+        return _merge_runs(runs, labels, directory, chunk, count_dtype)
+
+
+def _merge_runs(runs: list[Run], labels: tuple[str, str], directory: str | None, chunk: int,
+                count_dtype: np.dtype) -> ScoreCounts:
     files = [tempfile.TemporaryFile(prefix="assay-summary-", dir=directory) for _ in range(5)]
     buffers: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] = [None] * len(runs)
     read = [0] * len(runs)
@@ -257,6 +342,11 @@ def negated_on_disk(summary: ScoreCounts, directory: str | None = None) -> Score
     from its end (its lowest scores become the highest), with its cumulative counts, as :func:`merge_runs`
     leaves a summary: memory holds a chunk."""
     n = len(summary)
+    with room_for(40 * n, directory):
+        return _negated_on_disk(summary, n, directory)
+
+
+def _negated_on_disk(summary: ScoreCounts, n: int, directory: str | None) -> ScoreCounts:
     count_dtype = np.asarray(summary.positives[:0]).dtype
     files = [tempfile.TemporaryFile(prefix="assay-summary-", dir=directory) for _ in range(5)]
     tp_total = count_dtype.type(0)
