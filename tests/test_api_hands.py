@@ -238,3 +238,16 @@ def test_past_the_limit_every_average_says_why(digits, monkeypatch):
     assert r.per_class["3"].method == "delong" and r.average_precision["3"].method == "logit"
     d = json.loads(json.dumps(r.to_dict()))
     assert d["average_precision_macro"]["note"] == expected
+
+
+def test_numeric_results_print_their_report_and_a_short_repr():
+    """Issue 18, item 15, for numeric predictions too: print gives the report, repr one line."""
+    from sklearn.datasets import load_diabetes
+    from sklearn.linear_model import LinearRegression
+
+    X, y = load_diabetes(return_X_y=True)
+    r = assay.evaluate_regression(y, 0.9 * y, bootstrap=200)
+    assert str(r).startswith("assay report\nnumeric predictions") and "\n" not in repr(r) and len(repr(r)) < 200
+    v = assay.validate(LinearRegression(), X, y, cv=3, bootstrap=200)  # a regressor: validated as one
+    assert type(v).__name__ == "RegressionValidation" and "'LinearRegression'" in repr(v)
+    assert str(v).startswith("assay validate") and len(str(v)) < 10_000

@@ -276,6 +276,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                       "calibration_strategy": calibration} if score else _label_cost_kwargs(costs, prevalence)
             if score:
                 scored["memory"] = parse_size(memory or DEFAULT_MEMORY, "--memory")
+                if memory is not None:  # the driver's budget for the score summary: the same minimum
+                    _check_budget(file, memory, scored["memory"], remote=True)
             result = _report_spark(file, truth, pred, score, input_format, positive, threshold, options, scored,
                                    fmt, verbose)
             result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
@@ -427,8 +429,9 @@ def _streams(file: str, memory: str | None) -> bool:
     return streams
 
 
-def _check_budget(file: str, memory: str | None, budget: int) -> None:
-    """--memory at least what a run in batches needs (any budget for a small input)."""
+def _check_budget(file: str, memory: str | None, budget: int, *, remote: bool = False) -> None:
+    """--memory at least what a run in batches needs (any budget for a small input). ``remote``: FILE may
+    be a path only Spark reads (its size unknown here): then the minimum holds whatever its size."""
     import os
 
     from assay.engines.files import MIN_MEMORY, check_memory
@@ -437,7 +440,9 @@ def _check_budget(file: str, memory: str | None, budget: int) -> None:
     try:
         size = sum(os.path.getsize(part) for part in parts_of(file))
     except (InvalidInput, OSError):
-        return  # reading will say what is wrong with FILE
+        if not remote:
+            return  # reading will say what is wrong with FILE
+        size = MIN_MEMORY
     try:
         check_memory(budget, size)
     except InvalidInput:

@@ -387,7 +387,7 @@ RANKED_ONLY = ("scores without a threshold: the models are compared by DeLong's 
 
 def roc_space(reports: dict[str, Evaluation], costs: Any, prevalence: float | None) -> dict[str, Any] | None:
     """Two-class models in ROC space (Fawcett 2006): where each one's predictions lie (its region:
-    conservative, liberal, worse than random), the convex hull of them all (curves of scores, points of
+    conservative, liberal, balanced, random, worse than random), the convex hull of them all (curves of scores, points of
     labels), which models are potentially optimal, and the optimal one for the costs at the class ratio
     (the first test set's, or ``prevalence``); any point on a hull edge is a random mix of its two ends
     (``assay.mix``)."""

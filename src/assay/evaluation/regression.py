@@ -106,6 +106,18 @@ class RegressionEvaluation:
 
         return render_fragment(self)
 
+    def __str__(self) -> str:
+        """The text report of ``assay report --task regression`` (``print(r)``)."""
+        from assay.report.document import regression_document
+        from assay.report.text import render_blocks_text
+
+        return render_blocks_text(regression_document(self), color=False)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={self.metrics[name].value:.4g}" for name in ("rmse", "mae")
+                          if name in self.metrics and self.metrics[name].value is not None)
+        return f"RegressionEvaluation(n={self.n:g}, {shown})"
+
     @property
     def n(self) -> int:
         """Number of instances."""

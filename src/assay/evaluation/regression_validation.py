@@ -135,12 +135,24 @@ class RegressionValidation:
 
         return render_fragment(self)
 
+    def __str__(self) -> str:
+        """The text report of ``assay validate`` on a numeric target (``print(v)``)."""
+        from assay.report.text import render_blocks_text
+        from assay.report.validation import regression_validation_document
+
+        return render_blocks_text(regression_validation_document(self), color=False)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name!r}: {m.report.metrics['rmse'].value:.4g}" for name, m in self.models.items()
+                          if m.report.metrics.get("rmse") is not None and m.report.metrics["rmse"].value is not None)
+        return f"RegressionValidation(dataset={self.dataset!r}, method={self.method!r}, rmse={{{shown}}})"
+
 
 # ----------------------------------------------------------------------------
 # which task
 
 
-def regression_reason(task: str, *, dataset: str | None, target_values: Any) -> str | None:
+def regression_reason(task: str, *, dataset: str | None, target_values: Any, regressors: bool = False) -> str | None:
     """Why the target is numeric ("asked with task='regression'", ...), or None for classification.
 
     Raises
@@ -160,6 +172,8 @@ def regression_reason(task: str, *, dataset: str | None, target_values: Any) -> 
         return asked if task == "regression" else f"the {dataset} data set has a numeric target"
     if task == "regression":
         return "asked for (task 'regression')"
+    if task == "auto" and regressors:
+        return "the models are scikit-learn regressors (task 'classification' refuses them)"
     if task == "auto" and target_values is not None and holds_fractions(target_values):
         return "the target holds non-integer numbers, so the models are regressors (task 'classification' " \
                "treats the values as classes)"

@@ -556,8 +556,11 @@ def validate(
     from assay.evaluation.regression_validation import named_specs, regression_reason, validate_regression
 
     columns = _columns_of(data) if data is not None else None
+    from sklearn.base import is_regressor
+
     reason = regression_reason(task, dataset=dataset,  # why the target is numeric, or None: classes
-                               target_values=columns.get(target) if columns is not None and target else None)
+                               target_values=columns.get(target) if columns is not None and target else None,
+                               regressors=any(is_estimator(m) and is_regressor(m) for m in models))
     if reason is not None and (costs is not None or cost_matrix is not None or cost_method is not None):
         raise InvalidInput("costs of classes apply to classifiers; this target is numeric", field="costs")
     if reason is not None:  # a numeric target: regressors (evaluation.regression_validation)
