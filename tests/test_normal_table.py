@@ -225,3 +225,16 @@ def test_report_interval_normal_warns(tmp_path, capsys):
     assert "n = 3 < 30" in d["metrics"]["recall"]["note"]
     text, _, d = _three_ways(argv[:-2], capsys)  # Wilson's: no warning
     assert "unreliable" not in text and d["metrics"]["accuracy"]["note"] is None
+
+
+def test_the_reports_own_mcnemar_warns_in_text_on_few_discordant_errors(tmp_path, capsys):
+    """Issue 18, item 12: the report's McNemar test (false negatives against false positives) is the
+    chi-squared approximation; with b + c = 7 the text says so under the tests, as the JSON does."""
+    from assay.cli import main
+
+    rows = [("a", "a")] * 40 + [("b", "b")] * 40 + [("a", "b")] * 4 + [("b", "a")] * 3
+    path = tmp_path / "few.csv"
+    path.write_text("y,yhat\n" + "".join(f"{a},{b}\n" for a, b in rows))
+    assert main(["report", str(path), "--truth", "y", "--pred", "yhat"]) == 0
+    out = capsys.readouterr().out
+    assert "Warning: McNemar's chi-squared approximation is unreliable here: b + c = 7 < 25" in out

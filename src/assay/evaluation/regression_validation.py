@@ -172,12 +172,23 @@ def regression_reason(task: str, *, dataset: str | None, target_values: Any, reg
         return asked if task == "regression" else f"the {dataset} data set has a numeric target"
     if task == "regression":
         return "asked for (task 'regression')"
-    if task == "auto" and regressors:
-        return "the models are scikit-learn regressors (task 'classification' refuses them)"
+    if task == "auto" and regressors and _many_numbers(target_values):
+        return (f"the models are scikit-learn regressors and the target holds more than {MANY_VALUES} distinct "
+                "numbers (task 'classification' takes the values for classes)")
     if task == "auto" and target_values is not None and holds_fractions(target_values):
         return "the target holds non-integer numbers, so the models are regressors (task 'classification' " \
                "treats the values as classes)"
     return None
+
+
+def _many_numbers(values: Any) -> bool:
+    """Whether a target holds numbers only, more than ``MANY_VALUES`` distinct ones."""
+    from assay.protocols.features import numeric_values
+
+    if values is None:
+        return False
+    numbers = numeric_values(values)
+    return numbers is not None and len(np.unique(numbers[np.isfinite(numbers)])) > MANY_VALUES
 
 
 MANY_VALUES = 20

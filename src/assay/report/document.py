@@ -498,6 +498,9 @@ def _tests_section(b: _Builder, ev: Evaluation) -> None:
         b.para("no tests: the sample weights are not whole numbers, so they are not counts of instances", "muted")
     else:
         b.table(table)
+        note = getattr(ev.tests.get("mcnemar"), "note", None)
+        if note:  # the chi-squared approximation on few discordant errors
+            b.para(f"Warning: {note}", "strong")
 
 
 def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
