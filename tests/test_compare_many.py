@@ -57,7 +57,7 @@ P_VALUES = st.lists(st.one_of(st.floats(0, 1), st.sampled_from([0.0, 1.0, 0.05, 
                     max_size=30)
 
 
-@settings(max_examples=50)
+@settings(max_examples=20)
 @given(P_VALUES)
 def test_holm_is_statsmodels(p):
     ours = holm(p)
@@ -68,7 +68,7 @@ def test_holm_is_statsmodels(p):
     assert np.all(np.diff(ours[order]) >= 0)  # monotone in the p-values
 
 
-@settings(max_examples=50)
+@settings(max_examples=20)
 @given(P_VALUES, st.lists(st.booleans(), min_size=30, max_size=30))
 def test_holm_passes_nan_through_and_leaves_it_out_of_the_family(p, holes):
     p = np.asarray(p, dtype=np.float64)
