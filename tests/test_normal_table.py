@@ -224,7 +224,7 @@ def test_report_interval_normal_warns(tmp_path, capsys):
     assert "n = 5 < 30" in d["metrics"]["accuracy"]["note"] and d["metrics"]["accuracy"]["method"] == "normal"
     assert "n = 3 < 30" in d["metrics"]["recall"]["note"]
     text, _, d = _three_ways(argv[:-2], capsys)  # Wilson's: no warning
-    assert "unreliable" not in text and d["metrics"]["accuracy"]["note"] is None
+    assert "normal approximation is unreliable here: n =" not in text and d["metrics"]["accuracy"]["note"] is None
 
 
 def test_the_reports_own_mcnemar_warns_in_text_on_few_discordant_errors(tmp_path, capsys):
