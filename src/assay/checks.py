@@ -25,7 +25,7 @@ import numpy as np
 from assay.errors import InvalidInput
 from assay.limits import MAX_BOOTSTRAP_RESAMPLES, MAX_CLASSES, MAX_COUNT
 
-__all__ = [
+__all__ = ["check_text", 
     "CONFIDENCE_MAX",
     "SEED_MAX",
     "check_number",
@@ -47,7 +47,7 @@ SEED_MAX = 2**32 - 1
 """Seeds are whole numbers from 0 to 2**32 − 1, as scikit-learn's ``random_state``."""
 
 
-def _text(value: Any) -> str:
+def check_text(value: Any) -> str:
     """A value as a message shows it: a numpy scalar as a plain number, anything long cut short."""
     if isinstance(value, np.generic):
         value = value.item()
@@ -73,7 +73,7 @@ def _as_real(value: Any, field: str) -> float:
             return float(value)
         except ValueError:
             pass
-    raise InvalidInput(f"must be a number, got {_text(value)}", field=field)
+    raise InvalidInput(f"must be a number, got {check_text(value)}", field=field)
 
 
 def check_number(
@@ -109,7 +109,7 @@ def check_number(
                 what = f"a number {'less than' if high_open else 'at most'} {high:g}"
             else:
                 what = "a finite number"
-        raise InvalidInput(f"must be {what}, got {_text(value)}", field=field)
+        raise InvalidInput(f"must be {what}, got {check_text(value)}", field=field)
     return x
 
 
@@ -127,7 +127,7 @@ def check_integer(value: Any, field: str, *, low: int | None = None, high: int |
     else:
         x = _as_real(value, field)
         if not (math.isfinite(x) and x.is_integer()):
-            raise InvalidInput(f"must be {what}, got {_text(value)}", field=field)
+            raise InvalidInput(f"must be {what}, got {check_text(value)}", field=field)
         n = int(x)
     if (low is not None and n < low) or (high is not None and n > high):
         bounds = " and".join(part for part in (f" of at least {low:,}" if low is not None else "",
@@ -149,13 +149,13 @@ def check_confidence(value: Any, field: str = "confidence") -> float:
     try:
         c = _as_real(value, field)
     except InvalidInput:
-        raise InvalidInput(f"must be between 0 and 1 (exclusive), e.g. 0.95, got {_text(value)}",
+        raise InvalidInput(f"must be between 0 and 1 (exclusive), e.g. 0.95, got {check_text(value)}",
                            field=field) from None
     if not (0.0 < c < 1.0):
-        raise InvalidInput(f"must be between 0 and 1 (exclusive), e.g. 0.95, got {_text(value)}", field=field)
+        raise InvalidInput(f"must be between 0 and 1 (exclusive), e.g. 0.95, got {check_text(value)}", field=field)
     if c > CONFIDENCE_MAX:
         raise InvalidInput(f"must be at most 1 − 1e-12: higher levels cannot be computed "
-                           f"accurately in double precision, got {_text(value)}", field=field)
+                           f"accurately in double precision, got {check_text(value)}", field=field)
     return c
 
 
@@ -182,8 +182,8 @@ def check_range(value: Any, field: str, *, low: float = 0.0, high: float = 1.0) 
     try:
         a, b = value
     except (TypeError, ValueError):
-        raise InvalidInput(f"must be two numbers (low, high), got {_text(value)}", field=field) from None
-    wanted = f"must satisfy {low:g} <= low < high <= {high:g}, got {_text(value)}"
+        raise InvalidInput(f"must be two numbers (low, high), got {check_text(value)}", field=field) from None
+    wanted = f"must satisfy {low:g} <= low < high <= {high:g}, got {check_text(value)}"
     try:
         a, b = check_number(a, field), check_number(b, field)
     except InvalidInput:

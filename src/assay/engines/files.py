@@ -176,10 +176,10 @@ def check_memory(memory: int | None, input_bytes: int) -> None:
         return
     memory = check_integer(memory, "memory", low=1)
     if memory < MIN_MEMORY and input_bytes >= SMALL_INPUT:
-        from assay.summaries.spill import _amount
+        from assay.summaries.spill import spill_amount
 
-        raise InvalidInput(f"{_amount(memory)} is below the smallest budget for data read in batches, "
-                           f"{_amount(MIN_MEMORY)} (the budget covers the blocks read and the score summary)",
+        raise InvalidInput(f"{spill_amount(memory)} is below the smallest budget for data read in batches, "
+                           f"{spill_amount(MIN_MEMORY)} (the budget covers the blocks read and the score summary)",
                            field="memory")
 
 
@@ -188,14 +188,14 @@ def _estimated_rows(batches: Scan) -> int | None:
     first part's first lines; None for compressed parts."""
     if batches.rows_expected is not None:
         return batches.rows_expected
-    from assay.io.tables import _compression, detect_format
+    from assay.io.tables import compression_of, detect_format
 
     try:
         with open(batches.parts[0], "rb") as f:
             head = f.read(1 << 16)
     except OSError:
         return None
-    plain_text = detect_format(batches.parts[0], head) in ("csv", "tsv") and _compression(head) is None
+    plain_text = detect_format(batches.parts[0], head) in ("csv", "tsv") and compression_of(head) is None
     if not plain_text or b"\n" not in head:
         return None
     lines = head[: head.rfind(b"\n") + 1]

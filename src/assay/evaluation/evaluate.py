@@ -315,10 +315,10 @@ def evaluate(
                                direction=prepared.direction, cost_matrix=cost_matrix)
     weights = prepared.weights
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels, sample_weight=weights)
-    matrix_costs = _matrix_costs(cost_matrix, costs, cm.labels)
+    matrix_costs = matrix_costs_of(cost_matrix, costs, cm.labels)
     made = pred_codes if matrix_costs is not None and prepared.proba is not None and weights is None else None
     del pred_codes  # as long as the input: not kept while the rest is computed
-    notes = list(prepared.notes) + _cost_matrix_notes(cost_matrix, cm.labels)
+    notes = list(prepared.notes) + cost_matrix_notes(cost_matrix, cm.labels)
     if prepared.scores is not None:  # a threshold that predicts one class, percentages (one rule for every path)
         notes += threshold_notes(used_threshold, float(prepared.scores.min()), float(prepared.scores.max()),
                                  direction=prepared.direction, predicted=cm.counts.sum(axis=0), labels=cm.labels,
@@ -345,7 +345,7 @@ def evaluate(
         ranking = analyse_scores(
             prepared.summary(), confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
             bootstrap=settings, threshold=-used_threshold if prepared.direction == "lower" else used_threshold,
-            costs=_threshold_costs(costs, cost_matrix, prepared.labels, prepared.positive),
+            costs=threshold_costs_of(costs, cost_matrix, prepared.labels, prepared.positive),
             deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
             lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity, at_sensitivity=at_sensitivity,
             roc_band=roc_band, sensitivity_range=sensitivity_range, constraints=constraints,
@@ -430,13 +430,13 @@ def threshold_free_evaluation(summary: ScoreCounts, truth: ConfusionCounts, posi
     label_costs, deployment = _label_costs(costs, prevalence, truth.labels)
     full = analyse_confusion(truth, positive=positive, confidence=confidence, interval=interval, beta=beta,
                              bootstrap=BootstrapSettings(resamples=100, seed=settings.seed), costs=label_costs,
-                             prevalence=deployment, cost_matrix=_matrix_costs(cost_matrix, costs, truth.labels))
-    notes = [*notes, *_cost_matrix_notes(cost_matrix, truth.labels), NO_THRESHOLD]
+                             prevalence=deployment, cost_matrix=matrix_costs_of(cost_matrix, costs, truth.labels))
+    notes = [*notes, *cost_matrix_notes(cost_matrix, truth.labels), NO_THRESHOLD]
     if ranking_options.get("direction", "higher") == "higher":  # the scores as given: percentages?
         notes += threshold_notes(None, float(summary.scores[-1]), float(summary.scores[0]))
     ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
                              bootstrap=settings, threshold=None,
-                             costs=_threshold_costs(costs, cost_matrix, truth.labels, positive),
+                             costs=threshold_costs_of(costs, cost_matrix, truth.labels, positive),
                              deployment_prevalence=deployment, **ranking_options)
     notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
     totals = truth.actual_totals
@@ -544,7 +544,7 @@ def predictions(
     if prepared.scores is not None:
         lower = prepared.direction == "lower"
         if isinstance(threshold, str):  # a criterion: the threshold chosen on these same data
-            chosen_costs = _threshold_costs(costs, cost_matrix, prepared.labels, prepared.positive) \
+            chosen_costs = threshold_costs_of(costs, cost_matrix, prepared.labels, prepared.positive) \
                 if threshold == "cost" else costs
             used, note = chosen_threshold(threshold, prepared.summary(), costs=chosen_costs, prevalence=prevalence,
                                           direction=prepared.direction)
@@ -853,7 +853,7 @@ def rank(
     return replace(result, notes=said + result.notes) if said else result
 
 
-def _matrix_costs(cost_matrix: Any, costs: Any, labels: Sequence[str]) -> np.ndarray | None:
+def matrix_costs_of(cost_matrix: Any, costs: Any, labels: Sequence[str]) -> np.ndarray | None:
     """A cost matrix in label order, checked; refused beside fp/fn costs (one or the other)."""
     if cost_matrix is None:
         return None
@@ -864,7 +864,7 @@ def _matrix_costs(cost_matrix: Any, costs: Any, labels: Sequence[str]) -> np.nda
     return cost_matrix_of(cost_matrix, labels)
 
 
-def _cost_matrix_notes(cost_matrix: Any, labels: Sequence[str]) -> list[str]:
+def cost_matrix_notes(cost_matrix: Any, labels: Sequence[str]) -> list[str]:
     """The note for a cost matrix that names classes the data do not hold (used without their rows)."""
     if cost_matrix is None:
         return []
@@ -874,14 +874,14 @@ def _cost_matrix_notes(cost_matrix: Any, labels: Sequence[str]) -> list[str]:
     return [note] if note else []
 
 
-def _threshold_costs(costs: Any, cost_matrix: Any, labels: Sequence[str], positive: str | None) -> Costs:
+def threshold_costs_of(costs: Any, cost_matrix: Any, labels: Sequence[str], positive: str | None) -> Costs:
     """The costs of the threshold analysis of two-class scores: fp/fn costs as given (default: each error
     costs 1), or a two-class cost matrix's four cells: one cost everywhere."""
     if cost_matrix is None or positive is None or len(labels) != 2:
         return _as_costs(costs)
     from assay.evaluation.costs import ranking_costs
 
-    return ranking_costs(_matrix_costs(cost_matrix, costs, labels), labels, positive)
+    return ranking_costs(matrix_costs_of(cost_matrix, costs, labels), labels, positive)
 
 
 def _check_kappa_weights(value: Any) -> str | None:
@@ -942,7 +942,7 @@ def chosen_threshold(criterion: str, summary: ScoreCounts, *, costs: Any = None,
     """The threshold a criterion picks on the ROC curve of a score summary, and the note that says it is
     optimistic. ``cost``: the least expected cost per instance with ``costs`` (default: both errors
     cost 1) at ``prevalence`` (default: the data's)."""
-    from assay.evaluation.ranking import _choice, cost_at
+    from assay.evaluation.ranking import choice_of, cost_at
     from assay.metrics.ranking import threshold_counts
 
     if criterion not in THRESHOLD_CRITERIA:
@@ -951,15 +951,15 @@ def chosen_threshold(criterion: str, summary: ScoreCounts, *, costs: Any = None,
     tc = threshold_counts(summary)
     what = THRESHOLD_CRITERIA[criterion]
     if criterion == "youden":
-        choice = _choice("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
+        choice = choice_of("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
     elif criterion == "closest":
-        choice = _choice("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
+        choice = choice_of("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
     else:
         c = costs if isinstance(costs, Costs) else _as_costs(costs)  # Costs: a cost matrix's cells, as they are
         pi = _check_prevalence(prevalence)
         if pi is None:
             pi = float(tc.n_positive) / (float(tc.n_positive) + float(tc.n_negative))
-        choice = _choice("min_expected_cost", tc, lambda fpr, tpr: cost_at(c, pi, fpr, tpr), best="min")
+        choice = choice_of("min_expected_cost", tc, lambda fpr, tpr: cost_at(c, pi, fpr, tpr), best="min")
         what += f" (false positive {c.fp:g}, false negative {c.fn:g}; positives {pi:.4g})"
     shown = -choice.threshold if direction == "lower" else choice.threshold
     return float(choice.threshold), (f"threshold {shown:.6g} chosen by {what} on these same data: the "
@@ -1100,9 +1100,9 @@ def evaluate_confusion(
         raise InvalidInput(
             f"a positive class applies to two-class data; this matrix has {len(cm.labels)} classes", field="positive"
         )
-    matrix = _matrix_costs(cost_matrix, costs, cm.labels)
+    matrix = matrix_costs_of(cost_matrix, costs, cm.labels)
     return _evaluation(cm, chosen, None, confidence, interval, beta, settings,
-                       notes + _cost_matrix_notes(cost_matrix, cm.labels),
+                       notes + cost_matrix_notes(cost_matrix, cm.labels),
                        *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights, cost_matrix=matrix)
 
 

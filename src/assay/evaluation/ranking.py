@@ -304,7 +304,7 @@ class RankingAnalysis(Displayable):
         return {"threshold": self.shown(thresholds), "recall": recall, "precision": precision}
 
     def lift_curve(self, prevalence: float | None = None) -> dict[str, np.ndarray]:
-        """Depth, cumulative gains and lift at each distinct threshold (seed 002); at a ``prevalence`` pi,
+        """Depth, cumulative gains and lift at each distinct threshold (Witten & Frank ch. 5); at a ``prevalence`` pi,
         those of a population with that share of positives: the depth pi TPR + (1 - pi) FPR (the share
         flagged moves with the class balance), the gains TPR (they do not), the lift gains / depth.
         Equal to the data re-weighted to that prevalence."""
@@ -313,7 +313,7 @@ class RankingAnalysis(Displayable):
 
     def threshold_table(self, thresholds: np.ndarray | None = None, *,
                         prevalence: float | None = None) -> dict[str, np.ndarray]:
-        """Counts and rates at given thresholds (default: every distinct score), as seed 000's table; the
+        """Counts and rates at given thresholds (default: every distinct score), as Fawcett (2006) tabulates them; the
         expected cost at the deployment prevalence. At a ``prevalence`` pi, every column that moves with the
         class balance (precision, NPV, accuracy, F1, MCC, the share predicted positive, the expected cost) is
         at pi, from each threshold's TPR and FPR; the counts stay the data's."""
@@ -471,7 +471,7 @@ def _curve_prevalence(prevalence: Any) -> float | None:
                         what="a share strictly between 0 and 1")
 
 
-def _choice(criterion: str, tc: ThresholdCounts, objective: Any, *, best: Literal["max", "min"]) -> ThresholdChoice:
+def choice_of(criterion: str, tc: ThresholdCounts, objective: Any, *, best: Literal["max", "min"]) -> ThresholdChoice:
     """The first ROC point that is best for ``objective(fpr, tpr)``, and how many tie with it (to 1e-12)."""
     i, value, hits = best_point(tc, objective, best=best)
     threshold, fpr, tpr = roc_point(tc, i)
@@ -627,9 +627,9 @@ def analyse_scores(
         return cost_at(costs, pi, fpr, tpr)
 
     # every choice walks the curve in chunks: no curve-long array is held
-    youden = _choice("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
-    corner = _choice("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
-    cheapest = _choice("min_expected_cost", tc, cost_of, best="min")
+    youden = choice_of("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
+    corner = choice_of("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
+    cheapest = choice_of("min_expected_cost", tc, cost_of, best="min")
     regret_fp, regret_fn = costs.fp - costs.tn, costs.fn - costs.tp
     if not (math.isfinite(regret_fp) and math.isfinite(regret_fn)):  # beyond the largest double: both halved
         regret_fp, regret_fn = costs.fp / 2 - costs.tn / 2, costs.fn / 2 - costs.tp / 2

@@ -234,11 +234,11 @@ def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence:
     elif positive is not None:
         raise InvalidInput(f"a positive class applies to two-class data; these data have {len(cm.labels)} "
                            "classes", field="positive")
-    from assay.evaluation.evaluate import _cost_matrix_notes, _matrix_costs
+    from assay.evaluation.evaluate import cost_matrix_notes, matrix_costs_of
 
-    matrix = _matrix_costs(cost_matrix, costs, cm.labels)
+    matrix = matrix_costs_of(cost_matrix, costs, cm.labels)
     return _evaluation(cm, chosen, None, confidence, interval, beta, settings,
-                       notes + _cost_matrix_notes(cost_matrix, cm.labels),
+                       notes + cost_matrix_notes(cost_matrix, cm.labels),
                        *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights, cost_matrix=matrix)
 
 
@@ -260,9 +260,9 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     summary, direction = _directed(summary, direction, notes)
     lower = direction == "lower"
     if isinstance(threshold, str):  # a criterion: chosen on these same data
-        from assay.evaluation.evaluate import _threshold_costs
+        from assay.evaluation.evaluate import threshold_costs_of
 
-        chosen_costs = _threshold_costs(costs, cost_matrix, all_labels, chosen) if threshold == "cost" else costs
+        chosen_costs = threshold_costs_of(costs, cost_matrix, all_labels, chosen) if threshold == "cost" else costs
         used, note = chosen_threshold(threshold, summary, costs=chosen_costs, prevalence=prevalence,
                                       direction=direction)
         notes.append(note)
@@ -289,17 +289,17 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     counts[p, p], counts[p, 1 - p] = int(cells.tp[0]), int(cells.fn[0])
     counts[1 - p, p], counts[1 - p, 1 - p] = int(cells.fp[0]), int(cells.tn[0])
     from assay.evaluation.classification import threshold_notes
-    from assay.evaluation.evaluate import _cost_matrix_notes, _matrix_costs, _threshold_costs
+    from assay.evaluation.evaluate import cost_matrix_notes, matrix_costs_of, threshold_costs_of
 
     notes += threshold_notes(used, low_end, high_end, direction=direction, predicted=counts.sum(axis=0),
                              labels=all_labels, positive=chosen)
-    notes += _cost_matrix_notes(cost_matrix, all_labels)
+    notes += cost_matrix_notes(cost_matrix, all_labels)
     result = _evaluation(ConfusionCounts(all_labels, counts), chosen, used, confidence, interval, beta, settings,
                          notes, *_label_costs(costs, prevalence, all_labels),
-                         cost_matrix=_matrix_costs(cost_matrix, costs, all_labels))
+                         cost_matrix=matrix_costs_of(cost_matrix, costs, all_labels))
     ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
                              bootstrap=settings, threshold=-used if lower else used,
-                             costs=_threshold_costs(costs, cost_matrix, all_labels, chosen),
+                             costs=threshold_costs_of(costs, cost_matrix, all_labels, chosen),
                              deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
                              lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
                              at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range,
@@ -583,9 +583,9 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
         top_k = check_integer(top_k, "top_k", low=1)
     costs = None
     if cost_matrix is not None:
-        from assay.evaluation.evaluate import _matrix_costs
+        from assay.evaluation.evaluate import matrix_costs_of
 
-        costs = _matrix_costs(cost_matrix, None, labels)
+        costs = matrix_costs_of(cost_matrix, None, labels)
     hits = 0
     decisions: Any = None
     share = None if memory is None else max(memory // k, 1)

@@ -161,11 +161,11 @@ def _class_weights(costs: Any, cost_matrix: Any, cost_method: Any, labels: tuple
     """The weight of each class in cost-sensitive learning (None without ``cost_method``), and the cost matrix
     in label order (None without one): c_FN for the positive class and c_FP for the negative one, or a
     class's row of the matrix averaged off the diagonal; scaled to a mean of 1 over the classes."""
-    from assay.evaluation.evaluate import _as_costs, _matrix_costs, choose_positive
+    from assay.evaluation.evaluate import _as_costs, matrix_costs_of, choose_positive
 
     if cost_method not in (None, "weight", "resample"):
         raise InvalidInput(f"{cost_method!r} is not one of ['weight', 'resample']", field="cost_method")
-    matrix = _matrix_costs(cost_matrix, costs, labels)
+    matrix = matrix_costs_of(cost_matrix, costs, labels)
     if costs is not None and len(labels) != 2:
         raise InvalidInput(f"costs of false positives and negatives apply to two classes; these data have "
                            f"{len(labels)} (give a cost matrix)", field="costs")
@@ -212,9 +212,9 @@ def _report(labels: tuple[str, ...], y: np.ndarray, proba: np.ndarray | None, pr
     decisions = None
     if scored.cost_decisions is not None:
         from assay.evaluation.costs import cost_decisions
-        from assay.evaluation.evaluate import _matrix_costs
+        from assay.evaluation.evaluate import matrix_costs_of
 
-        decisions = cost_decisions(proba, np.asarray(y), pred, _matrix_costs(cost_matrix, costs, labels),
+        decisions = cost_decisions(proba, np.asarray(y), pred, matrix_costs_of(cost_matrix, costs, labels),
                                    report.labels, confidence=confidence, positive=report.positive)
     notes = report.notes + tuple(note for note in scored.notes  # not about a threshold: the labels are predict()'s
                                  if note not in report.notes and not note.startswith("threshold "))

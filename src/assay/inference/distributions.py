@@ -239,10 +239,10 @@ def _check_flag(value: Any, field: str) -> bool:
     """True or False (numpy's too), refusing anything else: ``if value`` on an array raises ValueError."""
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    from assay.checks import _text
+    from assay.checks import check_text
     from assay.errors import InvalidInput
 
-    raise InvalidInput(f"must be True or False, got {_text(value)}", field=field)
+    raise InvalidInput(f"must be True or False, got {check_text(value)}", field=field)
 
 
 @dataclass(frozen=True)

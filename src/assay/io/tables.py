@@ -19,7 +19,7 @@ from typing import Any, Literal, get_args
 from assay.errors import InvalidInput
 from assay.io.atomic import register_input
 
-__all__ = ["TableFormat", "TABLE_FORMATS", "NA_VALUES", "read_columns", "read_table", "detect_format", "ColumnData",
+__all__ = ["compression_of", "TableFormat", "TABLE_FORMATS", "NA_VALUES", "read_columns", "read_table", "detect_format", "ColumnData",
            "standard_input_held", "windows_1252"]
 
 TableFormat = Literal["csv", "tsv", "parquet", "jsonl"]
@@ -133,7 +133,7 @@ class _Source:
             return stream.read()
 
 
-def _compression(head: bytes) -> str | None:
+def compression_of(head: bytes) -> str | None:
     return next((name for magic, name in _MAGIC if head.startswith(magic)), None)
 
 
@@ -168,7 +168,7 @@ def _open_source(path: str) -> _Source:
 
     if path == "-":
         data = _read_stdin()
-        compression = _compression(data[:4])
+        compression = compression_of(data[:4])
         if compression is not None:
             try:
                 data = pa.input_stream(pa.BufferReader(data), compression=compression).read()
@@ -190,7 +190,7 @@ def _open_source(path: str) -> _Source:
         raise InvalidInput(f"{path}: {e.strerror or e}") from None
     if size == 0:
         raise InvalidInput(f"{path} is empty")
-    compression = _compression(head)
+    compression = compression_of(head)
     if compression is not None:
         try:
             with pa.input_stream(path, compression=compression) as stream:

@@ -195,17 +195,17 @@ def mix(a: tuple[float, float], b: tuple[float, float], q: float) -> tuple[float
 
 def _point(value: object, field: str) -> tuple[float, float]:
     """A point (fpr, tpr) of ROC space: two rates in [0, 1]."""
-    from assay.checks import _text, check_number
+    from assay.checks import check_text, check_number
     from assay.errors import InvalidInput
 
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
-        raise InvalidInput(f"must be a point (fpr, tpr) of two rates in [0, 1], got {_text(value)}", field=field)
+        raise InvalidInput(f"must be a point (fpr, tpr) of two rates in [0, 1], got {check_text(value)}", field=field)
     try:
         size = len(value)  # type: ignore[arg-type]
     except TypeError:
         size = -1
     if size != 2:
-        raise InvalidInput(f"must be a point (fpr, tpr) of two rates in [0, 1], got {_text(value)}", field=field)
+        raise InvalidInput(f"must be a point (fpr, tpr) of two rates in [0, 1], got {check_text(value)}", field=field)
     fpr, tpr = value[0], value[1]  # type: ignore[index]
     return (check_number(fpr, f"{field}[0] (fpr)", low=0.0, high=1.0, what="a rate in [0, 1]"),
             check_number(tpr, f"{field}[1] (tpr)", low=0.0, high=1.0, what="a rate in [0, 1]"))

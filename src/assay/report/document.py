@@ -791,7 +791,7 @@ BRIEF_REGRESSION = ("rmse", "mae", "mean_error", "relative_absolute_error", "r2"
 
 
 def regression_document(r: Any, *, brief: bool = False) -> list[Block]:
-    """The blocks of an ``assay report --task regression`` (numeric predictions, seed 002); ``brief``: one
+    """The blocks of an ``assay report --task regression`` (numeric predictions, Witten & Frank ch. 5); ``brief``: one
     screen of it (the main measures with their intervals, no definitions, and the words)."""
     b = _Builder()
     if not brief:

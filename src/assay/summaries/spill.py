@@ -34,7 +34,7 @@ from assay.errors import InvalidInput
 from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts, ThresholdCounts
 
-__all__ = ["CHUNK", "HELD_BYTES", "MergeTree", "Run", "gather", "is_on_disk", "merge_runs", "release",
+__all__ = ["spill_amount", "CHUNK", "HELD_BYTES", "MergeTree", "Run", "gather", "is_on_disk", "merge_runs", "release",
            "check_room", "room_for", "temporary_full", "is_full"]
 
 CHUNK = 1 << 17
@@ -58,7 +58,7 @@ def is_full(error: OSError) -> bool:
     return error.errno is None and "requested and" in text and "written" in text
 
 
-def _amount(size: float) -> str:
+def spill_amount(size: float) -> str:
     """Bytes as people say them: "1.4 GB", "300 MB" (powers of 1024, as --memory reads them)."""
     for unit, scale in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
         if size >= scale:
@@ -72,13 +72,13 @@ def temporary_full(directory: str | None, need: int | None, least: int | None = 
     and up to ``need`` (or about ``need``), when known."""
     where = os.path.abspath(directory or tempfile.gettempdir())
     try:
-        free = f" (it has {_amount(shutil.disk_usage(where).free)} free)"
+        free = f" (it has {spill_amount(shutil.disk_usage(where).free)} free)"
     except OSError:
         free = ""
     if need and least and least < need:
-        needs = f": this run needs about {_amount(least)} there, up to {_amount(need)} when every score is distinct{free}"
+        needs = f": this run needs about {spill_amount(least)} there, up to {spill_amount(need)} when every score is distinct{free}"
     elif need:
-        needs = f": this run needs about {_amount(need)} there{free}"
+        needs = f": this run needs about {spill_amount(need)} there{free}"
     else:
         needs = free
     return InvalidInput(f"the temporary directory {where} is full{needs}; set TMPDIR to a directory with room, "
