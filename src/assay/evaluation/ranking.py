@@ -384,7 +384,7 @@ class RankingAnalysis(Displayable):
 
     def __str__(self) -> str:
         """The text report of the ranking (``print(r)``), as ``print`` gives an Evaluation's."""
-        from assay.report.ranking import ranking_document
+        from assay.report.document import ranking_document
         from assay.report.text import render_blocks_text
 
         return render_blocks_text(ranking_document(self), color=False)

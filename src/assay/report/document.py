@@ -8,6 +8,7 @@ them out. Nothing here computes a metric: every number comes from the result.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any, Literal
 
 from assay.evaluation.result import Evaluation
@@ -24,7 +25,7 @@ from assay.report.format import (
     value_text,
 )
 
-__all__ = ["Heading", "Paragraph", "Table", "Block", "evaluation_document"]
+__all__ = ["Heading", "Paragraph", "Table", "Block", "evaluation_document", "ranking_document", "ranking_headline"]
 
 
 @dataclass(frozen=True)
@@ -831,4 +832,26 @@ def regression_document(r: Any, *, brief: bool = False) -> list[Block]:
     corr = m["correlation"]
     if corr.value is not None:
         b.para(f"Predicted and actual values correlate at {corr.value:.3f}.")
+    return b.blocks
+
+
+def ranking_headline(r: Any) -> str:
+    """ "ranking by the scores · n = 569 · positive class '1' · 540 distinct scores"."""
+    n = r.summary.n_positive + r.summary.n_negative
+    count = f"{int(n):,}" if float(n).is_integer() else f"{float(n):,.6g} (sum of weights)"
+    return f"ranking by the scores · n = {count} · positive class {r.summary.labels[1]!r} · " \
+           f"{r.distinct:,} distinct scores"
+
+
+def ranking_document(r: Any) -> list[Block]:
+    """The blocks of a RankingAnalysis: its headline, then the tables and sentences of a report's ranking
+    section (AUC, Gini, average precision, lift; the thresholds; the hull)."""
+    b = _Builder()
+    b.heading("assay ranking", 1)
+    b.para(ranking_headline(r), "strong")
+    words = _ranking_section(b, SimpleNamespace(ranking=r, confidence=r.confidence))
+    if words:
+        b.heading("In words")
+        for w in words:
+            b.para(w)
     return b.blocks
