@@ -52,3 +52,21 @@ def kernels_on(on: bool):
             os.environ.pop("ASSAY_NO_COMPILED", None)
         else:
             os.environ["ASSAY_NO_COMPILED"] = saved_env
+
+
+def run_cli(argv, capsys):
+    """The command line in this process: (exit status, standard output, standard error)."""
+    from assay.cli import main
+
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_cli_json(argv, capsys):
+    """The command line's JSON (it must succeed)."""
+    import json
+
+    status, out, err = run_cli([*argv, "--format", "json"], capsys)
+    assert status == 0, err
+    return json.loads(out)

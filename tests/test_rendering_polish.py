@@ -11,17 +11,11 @@ import pandas as pd
 import pytest
 
 import assay
-from assay.cli import main
+from helpers import run_cli as run
 from assay.report.html import render_html
 
 DATA = Path(__file__).parent / "data"
 TWO_CLASS = str(DATA / "two_class_example.csv")
-
-
-def run(argv, capsys):
-    status = main(argv)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 # text and JSON ---------------------------------------------------------------------------------------------------

@@ -8,24 +8,11 @@
 - a numeric target given as predicted "classes" points to ``--task regression``.
 """
 
-import json
 
 import numpy as np
 import pytest
 
-from assay.cli import main
-
-
-def run(argv, capsys):
-    status = main(argv)
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_json(argv, capsys):
-    status, out, err = run([*argv, "--format", "json"], capsys)
-    assert status == 0, err
-    return json.loads(out)
+from helpers import run_cli as run, run_cli_json as run_json
 
 
 # ---------------------------------------------------------------------------------------------------------------
