@@ -102,6 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # between two steps of this function
         _say("assay: interrupted")
         status = INTERRUPTED
+    except _Terminated:  # likewise for SIGTERM (as while the output module loads, before the run)
+        _say("assay: terminated")
+        status = TERMINATED
     finally:
         from assay.io.atomic import end_run
 
