@@ -10,17 +10,17 @@ import sys
 
 SCRIPT = """
 import json, time
-from assay.summaries import kernels, _kernels
+from assay.summaries import kernels, numba_kernels
 before = kernels.cached()
 k = kernels.compiled(kernels.MIN_SIZE)
-loaded = {name: len(getattr(k, name).signatures) for name in _kernels.KERNELS}
+loaded = {name: len(getattr(k, name).signatures) for name in numba_kernels.KERNELS}
 kernels.warm_up()
 deadline = time.time() + 240
-while time.time() < deadline and any(not getattr(k, n).signatures for n in _kernels.KERNELS):
+while time.time() < deadline and any(not getattr(k, n).signatures for n in numba_kernels.KERNELS):
     time.sleep(0.2)
 time.sleep(1)
 print(json.dumps({"before": before, "loaded": loaded, "after": kernels.cached(),
-                  "warm": {n: len(getattr(k, n).signatures) for n in _kernels.KERNELS}}))
+                  "warm": {n: len(getattr(k, n).signatures) for n in numba_kernels.KERNELS}}))
 """
 
 

@@ -278,13 +278,13 @@ def test_a_temporary_directory_too_small_is_refused_before_anything_is_written(t
     at least 4 MB there, and the directory has 1 MB."""
     import shutil
 
-    from assay.summaries import spill
+    from assay.summaries import disk
 
     path = tmp_path / "many.parquet"
     rng = np.random.default_rng(6)
     pq.write_table(pa.table({"y": rng.integers(0, 2, 1 << 20).astype(np.int8), "p": rng.random(1 << 20)}), path)
     real = shutil.disk_usage
-    monkeypatch.setattr(spill.shutil, "disk_usage",
+    monkeypatch.setattr(disk.shutil, "disk_usage",
                         lambda where: real(where)._replace(free=1 << 20))
     made = []
     monkeypatch.setattr(tempfile, "TemporaryFile", lambda *a, **k: made.append(1) or open(os.devnull, "w+b"))

@@ -1,6 +1,6 @@
 """The compiled kernels (numba) against the numpy code they stand in for, on the same inputs.
 
-Large inputs go through ``assay.summaries._kernels``; the numpy code serves small
+Large inputs go through ``assay.summaries.numba_kernels``; the numpy code serves small
 ones and machines without numba. Both must give the same numbers: here the
 threshold is moved to 0 (every input compiled) and compared with the kernels
 switched off, on random inputs with heavy ties, float32 and float64 scores, -0.0,
@@ -137,9 +137,9 @@ def test_a_large_input_takes_the_compiled_path_and_agrees(monkeypatch):
 
 def test_a_failing_compiler_falls_back(monkeypatch):
     """numba's cache or compiler failing (RuntimeError at build) leaves the in-memory kernels, then numpy."""
-    from assay.summaries import _kernels
+    from assay.summaries import numba_kernels
 
-    real_build = _kernels.build
+    real_build = numba_kernels.build
     calls = []
 
     def build(*, cache):
@@ -148,11 +148,11 @@ def test_a_failing_compiler_falls_back(monkeypatch):
             raise RuntimeError("cannot cache function 'make_keys': no locator available")
         return real_build(cache=False)
 
-    monkeypatch.setattr(_kernels, "build", build)
+    monkeypatch.setattr(numba_kernels, "build", build)
     monkeypatch.setattr(kernels, "_module", None)
     assert kernels.compiled(kernels.MIN_SIZE) is not None and calls == [True, False]
 
-    monkeypatch.setattr(_kernels, "build", lambda *, cache: (_ for _ in ()).throw(RuntimeError("no compiler")))
+    monkeypatch.setattr(numba_kernels, "build", lambda *, cache: (_ for _ in ()).throw(RuntimeError("no compiler")))
     monkeypatch.setattr(kernels, "_module", None)
     assert kernels.compiled(kernels.MIN_SIZE) is None  # the numpy path serves
     y = np.arange(300_000) % 3 == 0
@@ -177,9 +177,9 @@ def test_read_only_install_without_a_cache_directory(tmp_path):
         for name in dirs + files:
             os.chmod(os.path.join(root, name), 0o555 if name in dirs else 0o444)
     script = ("import numpy as np, assay\n"
-              "from assay.summaries import _kernels, kernels\n"
+              "from assay.summaries import numba_kernels, kernels\n"
               "try:\n"
-              "    _kernels.build(cache=True)\n"
+              "    numba_kernels.build(cache=True)\n"
               "    print('numba could cache')\n"
               "except RuntimeError as e:\n"
               "    print('numba cannot cache:', e)\n"

@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 
 import assay
 from assay import InvalidInput
-from assay.evaluation.ranking import combined_hull
+from assay.evaluation.hull import combined_hull
 from assay.report.plots import (
     plot_calibration,
     plot_confusion,

@@ -829,8 +829,8 @@ def test_seed_003_iso_performance_slopes():
     # the same through the analysis: deployment prevalence 1/11 with equal costs, and
     # balanced classes with a false negative 10 times as costly
     sc = ScoreCounts.from_arrays(np.array(SEED003_CLASSES) == "p", SEED003_SCORES)
-    assert analyse_scores(sc, deployment_prevalence=1 / 11).slope == pytest.approx(10.0)
-    assert analyse_scores(sc, costs=Costs(fn=10.0), deployment_prevalence=0.5).slope == pytest.approx(0.1)
+    assert analyse_scores(sc, prevalence=1 / 11).slope == pytest.approx(10.0)
+    assert analyse_scores(sc, costs=Costs(fn=10.0), prevalence=0.5).slope == pytest.approx(0.1)
 
 
 @pytest.mark.parametrize("hull_fpr, hull_tpr, conservative, liberal", [

@@ -19,7 +19,7 @@ from assay.evaluation.probabilistic import _instances
 from assay.evaluation.stream import evaluate_batches
 from assay.metrics import ranking as metrics
 from assay.metrics.roc_space import roc_hull
-from assay.summaries import spill
+from assay.summaries import disk, spill
 from assay.summaries.scores import ScoreCounts
 from assay.summaries.spill import MergeTree, Run, merge_runs
 from helpers import close as _close
@@ -29,6 +29,7 @@ from helpers import cut
 @pytest.fixture
 def small_chunks(monkeypatch):
     """Chunks of 7 curve points, so that small data cross many chunk boundaries."""
+    monkeypatch.setattr(disk, "CHUNK", 7)
     monkeypatch.setattr(spill, "CHUNK", 7)
     monkeypatch.setattr(metrics, "POINT_CHUNK", 7)
 

@@ -7,6 +7,10 @@ are the same class ``"1"``; strings stay as written. When every label is a
 number they sort numerically, otherwise as text.
 
 Everything after this module trusts its inputs ("inputs validated").
+
+pyarrow is imported where it is first needed (:mod:`assay.lazy_imports`): numpy arrays of
+numbers or booleans never need it, and nor does anything that imports this module for its
+checks alone (``assay interval``, the inference functions).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ __all__ = [
     "as_proba",
     "check_lengths",
     "name_of",
+    "label_list",
 ]
 
 
@@ -336,7 +341,7 @@ def encode_labels(
     declared: list[str] | None = None
     declared_raw: list[Any] = []
     if labels is not None:
-        declared_raw = _label_list(labels)
+        declared_raw = label_list(labels)
         if len(declared_raw) < 2:
             raise InvalidInput("at least two classes are needed", field="labels")
         pooled_all = pooled + declared_raw
@@ -374,7 +379,7 @@ def encode_labels(
     return EncodedLabels(labels=tuple(order), codes=codes, values=values)
 
 
-def _label_list(labels: Any, field: str = "labels") -> list[Any]:
+def label_list(labels: Any, field: str = "labels") -> list[Any]:
     """The classes a user declared, as a list; a string or a non-sequence is refused."""
     if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray)) \
             and not hasattr(labels, "__array__"):

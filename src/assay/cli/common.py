@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
+import shutil
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from assay.errors import InvalidInput
 
@@ -29,7 +33,6 @@ _interrupted = False
 
 def on_interrupt(signum: int, frame: Any) -> None:
     """SIGINT: remember it, and raise KeyboardInterrupt where the program is.
-
     Python swallows an exception raised inside a finaliser (``__del__``, as numba's
     compiler runs them), so the flag lets the run notice a Ctrl-C that was lost there
     before it writes anything.
@@ -82,7 +85,6 @@ CLI_WORDS = {"(choose with positive=)": "(choose with --positive)",
 def in_cli_words(result: Any) -> Any:
     """The result with its notes, and those of the results it holds (its ranking's), naming the command
     line's options instead of Python's arguments."""
-    import dataclasses
 
     if not dataclasses.is_dataclass(result) or isinstance(result, type):
         return result
@@ -134,7 +136,6 @@ def text_width(tty: bool) -> int | None:
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
     if tty:
-        import shutil
 
         return min(shutil.get_terminal_size((100, 24)).columns, 120)
     return None
@@ -192,7 +193,6 @@ def table_output_options(f: Callable) -> Callable:
 
 class ThresholdType(click.ParamType):
     """A threshold: a number, or a criterion that chooses one on the data (youden, closest, cost)."""
-
     name = "threshold"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
@@ -271,7 +271,6 @@ def _prediction_options(f: Callable, *, multiple: bool) -> Callable:
 @dataclass
 class Predictions:
     """Columns read for one evaluation: keyword arguments for the library, and how to name them."""
-
     truth: Any
     kwargs: dict[str, Any]
     names: dict[str, str]
@@ -362,8 +361,6 @@ _UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 
 
 def parse_size(value: str, option: str) -> int:
     """'2GB' -> 2147483648 bytes (K, M, G, T in powers of 1024; B or nothing for bytes)."""
-    import re
-
     match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([A-Za-z]*)\s*", value)
     unit = match.group(2).upper() if match else ""
     if match is None or unit not in _UNITS or float(match.group(1)) <= 0:
@@ -388,12 +385,17 @@ def progress_bar(fmt: str, what: str) -> tuple[Any, Callable[[int, int | None], 
     if fmt != "text" or not sys.stderr.isatty():
         return None, None
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
     from rich.text import Text
 
     class Rows(ProgressColumn):
         """Rows read, of rows expected when known (never "0/?")."""
-
         def render(self, task: Any) -> Text:
             done = f"{int(task.completed):,}"
             return Text(f"{done} of {int(task.total):,} rows" if task.total else f"{done} rows")
@@ -447,7 +449,5 @@ def parse_range(value: str | None, option: str) -> tuple[float, float] | None:
 
 def named_on_command_line(params: Iterable[str]) -> list[str]:
     """The parameters of the running command that its user gave (not left at their default), in order."""
-    from click.core import ParameterSource
-
     ctx = click.get_current_context()
     return [p for p in params if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)]

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any
 
 import click
 
 from assay.cli.common import (
-    named_on_command_line,
     CONTEXT,
-    parse_pairs,
     UserError,
     fail,
-    picture_options,
+    named_on_command_line,
     output_options,
+    picture_options,
     predictions_options,
     read_predictions,
     render,
     write_pictures,
 )
+from assay.cli.options import FLAG_NAMES, options_of
 from assay.errors import InvalidInput
 
 __all__ = ["register"]
@@ -116,7 +117,6 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
             positive: str | None, threshold: float | None, direction: str, confidence: float, bootstrap: int,
             seed: int, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two or more classifiers' predictions: is one really better?
-
     FILES are prediction files with the same columns (--truth and one of --pred,
     --score or --proba), such as those `assay validate --predictions DIR` writes;
     or one file with a column of predictions per model (--pred a --pred b, or
@@ -139,7 +139,8 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
       assay compare preds.csv --truth y --pred tree --pred forest --pred knn
       assay compare tree.csv forest.csv knn.csv --truth y --pred predicted --id id
     """
-    from assay.evaluation.comparison import compare as paired, compare_unpaired
+    from assay.evaluation.comparison import compare as paired
+    from assay.evaluation.comparison import compare_unpaired
     from assay.evaluation.evaluate import evaluate
     from assay.report.comparison import comparison_document
     from assay.report.markdown import render_blocks_markdown
@@ -178,17 +179,14 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
                                              input_format, na_values, extra_columns=extra))
             except UserError as e:
                 raise UserError(f"{name}: {e}") from None
-    options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
-    names_map = {"costs": "--costs", "prevalence": "--prevalence",
-                 "positive": "--positive", "threshold": "--threshold", "confidence": "--confidence",
-                 "bootstrap": "--bootstrap", "seed": "--seed", "names": "--name", "direction": "--direction",
-                 "y_score=": "--score"}
+    options = options_of(click.get_current_context().params)
+    names_map = {**FLAG_NAMES, "positive": "--positive", "names": "--name", "y_score=": "--score"}
     if unpaired:
         reports = []
         for d, name in zip(data, model_names, strict=True):
             try:
-                reports.append(evaluate(d.truth, positive=positive, threshold=threshold, score_name=d.score_name,
-                                        direction=direction, **d.kwargs, **options))
+                reports.append(evaluate(d.truth, positive=positive, score_name=d.score_name, **d.kwargs,
+                                        options=options))
             except InvalidInput as e:
                 shared = e.field in names_map  # an option of both models: not one model's mistake
                 message = e.describe(names={**names_map, **d.names}, one_based=True)
@@ -203,11 +201,9 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
             _align(data[0], data[j], id_column, (model_names[0], model_names[j]))
         try:
             result = paired(data[0].truth, *(d.kwargs for d in data), names=model_names, positive=positive,
-                            threshold=threshold, costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
-                            prevalence=prevalence, adjust=adjust, direction=direction, **options)
+                            adjust=adjust, options=options)
         except InvalidInput as e:
             raise UserError(_model_error(e, model_names, data, names_map)) from None
-    from dataclasses import replace
 
     result = replace(result, sources=tuple(d.source for d in data))
     write_pictures(result, html, plots)

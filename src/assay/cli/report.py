@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+import warnings
 from dataclasses import replace
 from typing import Any
 
@@ -16,17 +20,16 @@ from assay.cli.common import (
     in_cli_words,
     memory_option,
     named_on_command_line,
-    proba_pairs,
-    picture_options,
-    table_output_options,
-    parse_pairs,
-    parse_range,
     parse_size,
+    picture_options,
     prediction_options,
+    proba_pairs,
     read_predictions,
     render,
+    table_output_options,
     write_pictures,
 )
+from assay.cli.options import FLAG_NAMES, options_of
 from assay.errors import InvalidInput
 
 __all__ = ["register"]
@@ -38,13 +41,9 @@ WHOLE_TABLE_FACTOR = 8
 """A file is read whole when eight times its size fits in the budget (the columns read, their
 conversions and the sorted keys hold several copies of it), else in batches."""
 
-NAMES = {"y_score=": "--score", "allow_disjoint_labels=True": "--allow-disjoint-labels", "positive": "--positive", "seed": "--seed", "interval": "--interval", "method": "--interval",
-         "threshold": "--threshold", "confidence": "--confidence", "beta": "--beta", "thresholds": "--at",
-         "bootstrap": "--bootstrap", "top_k": "--top-k", "labels": "--proba", "costs": "--costs", "prevalence": "--prevalence",
-         "fpr_range": "--fpr-range", "lift_depth": "--lift-depth", "auc_interval": "--auc-interval", "roc_bins": "--roc-bins",
-         "prior": "--prior", "clip": "--clip", "bins": "--bins", "at_specificity": "--at-specificity",
-         "at_sensitivity": "--at-sensitivity",
-         "cost_matrix": "--cost-matrix", "sensitivity_range": "--sensitivity-range", "constraints": "--constraint", "direction": "--direction", "specificities": "--at-specificity"}
+NAMES = {**FLAG_NAMES, "y_score=": "--score", "allow_disjoint_labels=True": "--allow-disjoint-labels",
+         "positive": "--positive", "thresholds": "--at", "labels": "--proba", "specificities": "--at-specificity"}
+"""How errors name the library's arguments: the flags of :data:`assay.cli.options.FLAGS`, and the data's."""
 
 
 def _ranking_options(f):
@@ -98,30 +97,6 @@ def _probabilistic_options(f):
     ]):
         f = decorator(f)
     return f
-
-
-def _ranking_kwargs(auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
-                    lift_depth: float, roc_bins: int | None, at_specificity: tuple[float, ...] = (),
-                    at_sensitivity: tuple[float, ...] = (), roc_band: bool = False,
-                    sensitivity_range: str | None = None, constraints: tuple[str, ...] = (),
-                    direction: str = "higher") -> dict[str, Any]:
-    return {"constraints": constraints, "direction": direction, "at_specificity": at_specificity, "at_sensitivity": at_sensitivity,
-            "roc_band": roc_band,
-            "sensitivity_range": parse_range(sensitivity_range, "--sensitivity-range"), "auc_interval": auc_interval,
-            "costs": parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
-            "prevalence": prevalence, "fpr_range": parse_range(fpr_range, "--fpr-range"), "lift_depth": lift_depth,
-            "roc_bins": roc_bins}
-
-
-def _label_cost_kwargs(costs: str | None, prevalence: float | None) -> dict[str, Any]:
-    """--costs and --prevalence for predicted labels: their expected cost per instance, and the predictive
-    values at the prevalence."""
-    out: dict[str, Any] = {}
-    if costs is not None:
-        out["costs"] = parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn"))
-    if prevalence is not None:
-        out["prevalence"] = prevalence
-    return out
 
 
 def register(cli: click.Group) -> None:
@@ -198,7 +173,6 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            memory: str | None, engine: str, verbose: bool, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
            output: str | None) -> None:
     """Evaluate predictions: the confusion matrix, every metric with its interval, the tests.
-
     FILE is a table of predictions (CSV, TSV, Parquet or JSON lines; - for standard
     input) with a column of actual classes (--truth) and one of: predicted classes
     (--pred), positive-class scores (--score, thresholded at --threshold) or one
@@ -223,26 +197,17 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
       assay report preds.csv --truth y --score p --html report.html --plots plots/
     """
     from assay.evaluation import evaluate, evaluate_confusion
+    from assay.report.text import render_text
 
     _refuse_inapplicable(confusion_file, pred, score, proba, task)
     _compile_while_reading(file, fmt)
-    options = {"confidence": confidence, "interval": interval, "beta": beta, "bootstrap": bootstrap, "seed": seed,
-               **({"kappa_weights": kappa_weights} if kappa_weights else {})}
     if verbose and (engine != "spark" or confusion_file is not None):
         raise UserError("--verbose shows Spark's own log: it applies to --engine spark")
     if top_k is not None and (confusion_file is not None or engine == "spark" or not proba):
         raise UserError("--top-k takes --proba of more than two classes")
-    if top_k is not None:
-        options["top_k"] = top_k
-    if cost_matrix_file is not None:
-        if costs is not None:
-            raise UserError("give --costs fp=...,fn=... or --cost-matrix FILE, not both")
-        from assay.io.confusion_file import read_cost_matrix
-
-        try:
-            options["cost_matrix"] = read_cost_matrix(cost_matrix_file)
-        except InvalidInput as e:
-            raise UserError(f"--cost-matrix: {e.describe()}") from None
+    if cost_matrix_file is not None and costs is not None:
+        raise UserError("give --costs fp=...,fn=... or --cost-matrix FILE, not both")
+    options = options_of(click.get_current_context().params)
     if confusion_file is not None:
         if file or truth or pred or score or proba:
             raise UserError("--confusion takes a matrix file instead of FILE, --truth, --pred, --score and --proba")
@@ -256,7 +221,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
 
         try:
             cm = read_confusion(confusion_file)
-            result = evaluate_confusion(cm, positive=positive, **options, **_label_cost_kwargs(costs, prevalence))
+            result = evaluate_confusion(cm, positive=positive, options=options)
         except InvalidInput as e:
             raise fail(e, NAMES) from None
         source: dict[str, Any] = {"confusion": "standard input" if confusion_file == "-" else confusion_file}
@@ -269,82 +234,46 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         if engine == "spark":
             if proba or task == "regression" or not truth or (pred is None) == (score is None):
                 raise UserError("--engine spark takes --truth and one of --pred or --score")
-            scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
-                                   at_sensitivity, roc_band, sensitivity_range,
-                                   constraints, direction),
-                      "prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
-                      "calibration_strategy": calibration} if score else _label_cost_kwargs(costs, prevalence)
+            budget = {}
             if score:
-                scored["memory"] = parse_size(memory or DEFAULT_MEMORY, "--memory")
+                budget["memory"] = parse_size(memory or DEFAULT_MEMORY, "--memory")
                 if memory is not None:  # the driver's budget for the score summary: the same minimum
-                    _check_budget(file, memory, scored["memory"], remote=True)
-            result = _report_spark(file, truth, pred, score, input_format, positive, threshold, options, scored,
-                                   fmt, verbose)
-            result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
-                                                               "score": score, "engine": "spark"}.items()
-                                             if v is not None})
-            from assay.report.text import render_text
-
-            result = in_cli_words(result)
-            write_pictures(result, html, plots)
-            render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
-            return
-        if _streams(file, memory):
+                    _check_budget(file, memory, budget["memory"], remote=True)
+            result = _report_spark(file, truth, pred, score, input_format, positive, options, budget, fmt, verbose)
+            source = {k: v for k, v in {"file": file, "truth": truth, "pred": pred, "score": score,
+                                        "engine": "spark"}.items() if v is not None}
+        elif _streams(file, memory):
             if task == "regression":
                 raise UserError("--task regression needs the whole table in memory: give one file that fits in "
                                 "--memory (a directory, a glob or a larger file is read in batches for --pred, "
                                 "--score and --proba)")
-            probabilities = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
-                             "calibration_strategy": calibration}
-            scored = {**_ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
-                                   at_sensitivity, roc_band, sensitivity_range,
-                                   constraints, direction),
-                      **probabilities} if score else probabilities if proba else {}
             proba_columns = proba_pairs(proba) if proba else None
-            labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \
-                if pred else {}
+            labelled = {"allow_disjoint_labels": allow_disjoint_labels} if pred else {}
             result = _report_streamed(file, truth, pred, score, proba_columns, input_format, na_values, positive,
-                                      threshold, {**options, **labelled}, scored, fmt,
-                                      parse_size(memory or DEFAULT_MEMORY, "--memory"))
-            result = replace(result, source={k: v for k, v in {"file": file, "truth": truth, "pred": pred,
-                                                               "score": score,
-                                                               "proba": list(proba_columns.values())
-                                                               if proba_columns else None}.items()
-                                             if v is not None})
-            from assay.report.text import render_text
-
-            result = in_cli_words(result)
-            write_pictures(result, html, plots)
-            render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
-            return
-        data = read_predictions(file, truth, pred, score, proba, input_format, na_values,
-                                extra_columns=(weight,) if weight else ())
-        if task != "classification" and pred:
-            regression = _regression_if_numeric(data, task)
-            if regression is not None:
-                _report_regression(data, regression, confidence, bootstrap, seed, fmt, output, weight, html=html,
-                                   plots=plots, brief=brief)
-                return
-        elif task == "regression":
-            raise UserError("--task regression compares --truth with --pred (numeric predictions)")
-        ranking = _ranking_kwargs(auc_interval, costs, prevalence, fpr_range, lift_depth, roc_bins, at_specificity,
-                                   at_sensitivity, roc_band, sensitivity_range,
-                                   constraints, direction) if not pred else {}
-        probabilistic = {"prior": parse_pairs(prior, "--prior"), "clip": clip, "calibration_bins": bins,
-                         "calibration_strategy": calibration} if not pred else {}
-        labelled = {"allow_disjoint_labels": allow_disjoint_labels, **_label_cost_kwargs(costs, prevalence)} \
-            if pred else {}
-        weights = {"sample_weight": data.extra[weight]} if weight else {}
-        try:
-            result = evaluate(data.truth, positive=positive, threshold=threshold, score_name=data.score_name,
-                              **data.kwargs, **options, **ranking, **probabilistic, **labelled, **weights)
-        except InvalidInput as e:
-            raise fail(e, {**NAMES, **data.names, "sample_weight": f"column {weight!r}", "calibration_bins": "--bins",
-                           "calibration_strategy": "--calibration"}) from None
-        source = {**data.source, **({"weight": weight} if weight else {})}
+                                      options, labelled, fmt, parse_size(memory or DEFAULT_MEMORY, "--memory"))
+            source = {k: v for k, v in {"file": file, "truth": truth, "pred": pred, "score": score,
+                                        "proba": list(proba_columns.values()) if proba_columns else None}.items()
+                      if v is not None}
+        else:
+            data = read_predictions(file, truth, pred, score, proba, input_format, na_values,
+                                    extra_columns=(weight,) if weight else ())
+            if task != "classification" and pred:
+                regression = _regression_if_numeric(data, task)
+                if regression is not None:
+                    _report_regression(data, regression, options, fmt, output, weight, html=html, plots=plots,
+                                       brief=brief)
+                    return
+            elif task == "regression":
+                raise UserError("--task regression compares --truth with --pred (numeric predictions)")
+            labelled = {"allow_disjoint_labels": allow_disjoint_labels} if pred else {}
+            weights = {"sample_weight": data.extra[weight]} if weight else {}
+            try:
+                result = evaluate(data.truth, positive=positive, score_name=data.score_name, **data.kwargs,
+                                  **labelled, **weights, options=options)
+            except InvalidInput as e:
+                raise fail(e, {**NAMES, **data.names, "sample_weight": f"column {weight!r}"}) from None
+            source = {**data.source, **({"weight": weight} if weight else {})}
     result = in_cli_words(replace(result, source=source))
-    from assay.report.text import render_text
-
     write_pictures(result, html, plots)
     render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
 
@@ -388,8 +317,6 @@ kernels (``assay.summaries.kernels.MIN_SIZE``): these start loading them while t
 def _compile_while_reading(file: str | None, fmt: str) -> None:
     """Start loading the compiled kernels beside the reading of a large input, and say so on a terminal when
     they are compiled for the first time on this installation (several seconds, once)."""
-    import os
-    import sys
 
     from assay.summaries import kernels
 
@@ -412,7 +339,6 @@ def _streams(file: str, memory: str | None) -> bool:
     """Whether FILE is read in batches: a directory, a glob, or a file too large for the memory budget
     (the whole-table path holds several copies of the columns it reads). A budget too small for data read
     in batches is refused here, before anything is read."""
-    import os
 
     if file == "-":
         return False
@@ -432,7 +358,6 @@ def _streams(file: str, memory: str | None) -> bool:
 def _check_budget(file: str, memory: str | None, budget: int, *, remote: bool = False) -> None:
     """--memory at least what a run in batches needs (any budget for a small input). ``remote``: FILE may
     be a path only Spark reads (its size unknown here): then the minimum holds whatever its size."""
-    import os
 
     from assay.engines.files import MIN_MEMORY, check_memory
     from assay.io.batches import parts_of
@@ -451,17 +376,14 @@ def _check_budget(file: str, memory: str | None, budget: int, *, remote: bool = 
 
 
 def _report_spark(file: str, truth: str, pred: str | None, score: str | None, input_format: str | None,
-                  positive: str | None, threshold: float | None, options: dict[str, Any],
-                  scored: dict[str, Any], fmt: str, verbose: bool) -> Any:
+                  positive: str | None, options: Any, budget: dict[str, Any], fmt: str, verbose: bool) -> Any:
     """FILE read by Spark (the session of spark-submit, or a local one), evaluated by assay.spark: a local
     path is checked before Spark starts; Spark is quiet unless --verbose; assay's progress bar instead."""
-    import warnings
 
     from assay.cli.common import progress_bar
     from assay.engines import spark as engine
 
-    names = {**NAMES, "format": "--input-format", "format=": "--input-format", "calibration_bins": "--bins",
-             "calibration_strategy": "--calibration"}
+    names = {**NAMES, "format": "--input-format", "format=": "--input-format"}
     bar = None
     try:
         with warnings.catch_warnings():
@@ -479,8 +401,8 @@ def _report_spark(file: str, truth: str, pred: str | None, score: str | None, in
             if bar is not None:
                 bar.start()
             df = engine.read(session, file, format=input_format)
-            return engine.evaluate(df, truth=truth, pred=pred, score=score, positive=positive, threshold=threshold,
-                                   progress=update, **options, **scored)
+            return engine.evaluate(df, truth=truth, pred=pred, score=score, positive=positive, progress=update,
+                                   options=options, **budget)
     except InvalidInput as e:
         raise fail(e, names) from None
     finally:
@@ -489,8 +411,8 @@ def _report_spark(file: str, truth: str, pred: str | None, score: str | None, in
 
 
 def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, proba: dict[str, str] | None,
-                     input_format: str | None, na_values: str | None, positive: str | None, threshold: float | None,
-                     options: dict[str, Any], ranking: dict[str, Any], fmt: str, memory: int) -> Any:
+                     input_format: str | None, na_values: str | None, positive: str | None, options: Any,
+                     labelled: dict[str, Any], fmt: str, memory: int) -> Any:
     from assay.cli.common import dialect_options, parse_na_values, progress_bar
     from assay.engines.files import evaluate_file
 
@@ -504,11 +426,9 @@ def _report_streamed(file: str, truth: str | None, pred: str | None, score: str 
             bar.start()
         return evaluate_file(file, truth=truth, pred=pred, score=score, proba=proba, format=input_format,
                              na_values=parse_na_values(na_values), **dialect_options(), progress=update,
-                             positive=positive,
-                             threshold=threshold, memory=memory, **options, **ranking)
+                             positive=positive, memory=memory, options=options, **labelled)
     except InvalidInput as e:
-        raise fail(e, {**NAMES, "format": "--input-format", "calibration_bins": "--bins",
-                       "calibration_strategy": "--calibration", "strategy": "--calibration"}) from None
+        raise fail(e, {**NAMES, "format": "--input-format"}) from None
     finally:
         if bar is not None:
             bar.stop()
@@ -527,17 +447,18 @@ def _regression_if_numeric(data: Any, task: str) -> str | None:
     return "asked with --task regression" if task == "regression" else reason
 
 
-def _report_regression(data: Any, reason: str, confidence: float, bootstrap: int, seed: int, fmt: str,
-                       output: str | None, weight: str | None = None, *, html: str | None = None,
-                       plots: str | None = None, brief: bool = False) -> None:
+def _report_regression(data: Any, reason: str, options: Any, fmt: str, output: str | None,
+                       weight: str | None = None, *, html: str | None = None, plots: str | None = None,
+                       brief: bool = False) -> None:
     from assay.evaluation.regression import evaluate_regression
     from assay.report.document import regression_document
     from assay.report.markdown import render_blocks_markdown
     from assay.report.text import render_blocks_text
 
     try:
-        result = evaluate_regression(data.truth, data.kwargs["y_pred"], confidence=confidence, bootstrap=bootstrap,
-                                     seed=seed, sample_weight=data.extra[weight] if weight else None)
+        result = evaluate_regression(data.truth, data.kwargs["y_pred"], confidence=options.confidence,
+                                     bootstrap=options.bootstrap, seed=options.seed,
+                                     sample_weight=data.extra[weight] if weight else None)
     except InvalidInput as e:
         raise fail(e, {**NAMES, **data.names, "sample_weight": f"column {weight!r}"}) from None
     result = replace(result, source={k: v for k, v in data.source.items() if k in ("file", "truth", "pred")},
@@ -582,7 +503,6 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
            at: str | None, costs: str | None, prevalence: float | None, roc_bins: int | None, memory: str | None,
            fmt: str, output: str | None) -> None:
     """Export the points of a curve (ROC, PR, lift, threshold table, hull) as CSV or JSON.
-
     One row per distinct threshold, exact (positive iff score >= threshold), for
     plotting elsewhere.
 
@@ -613,14 +533,12 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
     if file is not None and _streams(file, memory):
         if proba or not score or not truth:
             raise UserError("data read in batches takes --truth and --score (--proba needs the whole table)")
-        from assay.engines.files import rank_file
         from assay.cli.common import dialect_options, parse_na_values
+        from assay.engines.files import rank_file
 
         try:
             r = rank_file(file, truth=truth, score=score, format=input_format, na_values=parse_na_values(na_values),
-                          **dialect_options(),
-                          positive=positive, costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")),
-                          prevalence=prevalence, roc_bins=roc_bins,
+                          **dialect_options(), positive=positive, options=options_of(click.get_current_context().params),
                           memory=parse_size(memory or DEFAULT_MEMORY, "--memory"))
         except InvalidInput as e:
             raise fail(e, {**NAMES, "format": "--input-format"}) from None
@@ -645,9 +563,8 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
     else:
         data = read_predictions(file, truth, pred, score, proba, input_format, na_values, allow=("score", "proba"))
         try:
-            r = rank(data.truth, positive=positive, score_name=data.score_name,
-                     costs=parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn")), prevalence=prevalence,
-                     roc_bins=roc_bins, **data.kwargs)
+            r = rank(data.truth, positive=positive, score_name=data.score_name, **data.kwargs,
+                     options=options_of(click.get_current_context().params))
         except InvalidInput as e:
             raise fail(e, {**NAMES, **data.names, "y_proba": "--proba"}) from None
     if kind == "roc":
@@ -681,8 +598,6 @@ CLASS_CURVES = ("roc", "pr")
 def _class_curves(file: str | None, truth: str | None, proba: str, input_format: str | None, na_values: str | None,
                   kind: str, class_: str | None, fmt: str, output: str | None) -> None:
     """``assay curves --proba`` of more than two classes: one class's one-vs-rest curve, or every class's."""
-    import json
-
     from assay.evaluation.multiclass_ranking import rank_classes
     from assay.report.curves import curve_csv, curve_json
 

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+import os
 from typing import Any
 
 import click
 
-from assay.cli.common import (CONTEXT, UserError, fail, output_options, parse_pairs, picture_options, progress_bar,
-                              render, write_pictures)
+from assay.cli.common import (
+    CONTEXT,
+    UserError,
+    fail,
+    output_options,
+    picture_options,
+    progress_bar,
+    render,
+    write_pictures,
+)
+from assay.cli.options import options_of
 from assay.errors import InvalidInput
 
 __all__ = ["register"]
@@ -106,7 +119,6 @@ def validate(files: tuple[str, ...], target: str | None, dataset: tuple[str, ...
              input_format: str | None, html: str | None,
              plots: str | None, fmt: str, output: str | None) -> None:
     """Estimate learners' error on a data set with a protocol, and compare them.
-
     Every model runs on the very same splits; the report gives each model's
     estimate (as the method defines it), its out-of-fold metrics with intervals,
     the spread over folds, and the paired tests between models.
@@ -165,20 +177,11 @@ def validate(files: tuple[str, ...], target: str | None, dataset: tuple[str, ...
                 model_grids[m] = grid
     except InvalidInput as e:
         raise fail(e, NAMES) from None
-    cost_options: dict[str, Any] = {"cost_method": cost_method, "prevalence": prevalence}
-    if costs is not None:
-        cost_options["costs"] = parse_pairs(costs, "--costs", keys=("fp", "fn", "tp", "tn"))
-    if cost_matrix_file is not None:
-        from assay.io.confusion_file import read_cost_matrix
-
-        try:
-            cost_options["cost_matrix"] = read_cost_matrix(cost_matrix_file)
-        except InvalidInput as e:
-            raise UserError(f"--cost-matrix: {e.describe()}") from None
+    options = options_of(click.get_current_context().params)
     if sources > 1:
         if save_model:
             raise UserError("--save-model applies to one --dataset")
-        if any(v is not None for v in cost_options.values()):
+        if any(v is not None for v in (costs, cost_matrix_file, cost_method, prevalence)):
             raise UserError("--costs, --cost-matrix, --cost-method and --prevalence apply to one data set")
         if predictions or html:
             raise UserError(f"{'--predictions' if predictions else '--html'} applies to one data set")
@@ -198,9 +201,9 @@ def validate(files: tuple[str, ...], target: str | None, dataset: tuple[str, ...
         result = run_validation(data=data, target=target, dataset=dataset, name=file, models=names, method=method,
                                 folds=folds,
                                 repeats=repeats, test_size=test_size, stratify=stratify, seed=seed,
-                                params=model_params, grids=model_grids or None, jobs=jobs, confidence=confidence,
-                                bootstrap=bootstrap, positive=positive, progress=update, adjust=adjust,
-                                task=task, refit=bool(save_model), **cost_options)
+                                params=model_params, grids=model_grids or None, jobs=jobs, positive=positive,
+                                progress=update, adjust=adjust, task=task, refit=bool(save_model),
+                                cost_method=cost_method, options=options)
     except InvalidInput as e:
         column = {e.field: f"column {e.field!r}"} if data is not None and e.field in data else {}  # a feature's
         raise fail(e, {**NAMES, "stratify": "--stratify" if stratify else "--no-stratify",
@@ -224,10 +227,6 @@ def validate(files: tuple[str, ...], target: str | None, dataset: tuple[str, ...
 
 def _save_models(result: Any, directory: str) -> None:
     """DIR/MODEL.joblib (the model fitted on all the data) and DIR/MODEL.json (its estimate), written atomically."""
-    import io
-    import json
-    import os
-
     import joblib
 
     from assay.io.atomic import write_atomic
@@ -256,10 +255,6 @@ def _save_models(result: Any, directory: str) -> None:
 
 def _write_predictions(result: Any, directory: str, ids: Any = None) -> None:
     """DIR/MODEL.csv for each model, written atomically: readable by assay report and assay compare."""
-    import csv
-    import io
-    import os
-
     from assay.io.atomic import write_atomic
 
     try:

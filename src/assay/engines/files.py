@@ -14,19 +14,23 @@ temporary directory, which then needs up to ``ROW_ON_DISK`` bytes a row.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from assay.checks import check_integer
 from assay.errors import InvalidInput
-from assay.evaluation.evaluate import _as_costs, _check_prevalence
-from assay.evaluation.ranking import Costs, analyse_scores
+from assay.evaluation.costs import Costs
+from assay.evaluation.directions import directed
+from assay.evaluation.options import Options, keywords_of, options_from
+from assay.evaluation.ranking import analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.evaluation.stream import evaluate_batches, oriented_summary
 from assay.io.batches import BLOCK, Scan, scan
+from assay.io.tables import compression_of, detect_format
 from assay.limits import DEFAULT_MEMORY
-from assay.summaries.spill import check_room, room_for
+from assay.summaries.spill import check_room, room_for, spill_amount
 
 __all__ = ["evaluate_file", "rank_file", "MIN_MEMORY", "check_memory", "read_block", "summary_budget"]
 
@@ -68,7 +72,6 @@ def evaluate_file(
     **options: Any,
 ) -> Evaluation:
     """Evaluate the predictions in a file, a directory of parts or a glob, a batch at a time.
-
     Parameters
     ----------
     source : str
@@ -92,9 +95,9 @@ def evaluate_file(
         than its share (``summary_budget``) is spilled to temporary files, exact all the same. At least
         ``MIN_MEMORY`` (32 MiB) for an input of 64 KiB or more. None: no budget.
     **options
-        ``positive``, ``threshold``, ``confidence``, ``interval``, ``beta``,
-        ``bootstrap``, ``seed``, ``auc_interval``, ``costs``, ``prevalence``,
-        ``fpr_range``, ``lift_depth``: as for :func:`assay.evaluate`.
+        ``positive``, ``labels``, ``allow_disjoint_labels`` and every option of :func:`assay.evaluate`
+        (``threshold``, ``confidence``, ``costs``, ``fpr_range``, ...; or ``options=``, an
+        :class:`assay.Options`): as for :func:`assay.evaluate_batches`.
 
     Returns
     -------
@@ -141,7 +144,6 @@ def evaluate_file(
 def _names_as_text(source: Any, **columns: Any) -> str:
     """The path (text, or a path object) and the column names (text, or None) given to the file functions,
     refused with InvalidInput when they are anything else (a list, a number, an array)."""
-    import os
 
     if not isinstance(source, (str, os.PathLike)) or not isinstance(os.fspath(source), str):
         raise InvalidInput(f"expected a path, got {type(source).__name__}", field="source")
@@ -176,7 +178,6 @@ def check_memory(memory: int | None, input_bytes: int) -> None:
         return
     memory = check_integer(memory, "memory", low=1)
     if memory < MIN_MEMORY and input_bytes >= SMALL_INPUT:
-        from assay.summaries.spill import spill_amount
 
         raise InvalidInput(f"{spill_amount(memory)} is below the smallest budget for data read in batches, "
                            f"{spill_amount(MIN_MEMORY)} (the budget covers the blocks read and the score summary)",
@@ -188,7 +189,6 @@ def _estimated_rows(batches: Scan) -> int | None:
     first part's first lines; None for compressed parts."""
     if batches.rows_expected is not None:
         return batches.rows_expected
-    from assay.io.tables import compression_of, detect_format
 
     try:
         with open(batches.parts[0], "rb") as f:
@@ -225,13 +225,11 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
               roc_bins: int | None = None, memory: int | None = DEFAULT_MEMORY,
               at_specificity: Sequence[float] = (), at_sensitivity: Sequence[float] = (),
               roc_band: bool = False, sensitivity_range: tuple[float, float] | None = None,
-              constraints: Sequence[str] = (), direction: str = "higher") -> Any:
+              constraints: Sequence[str] = (), direction: str = "higher", options: Options | None = None) -> Any:
     """The ranking analysis (curves, AUC, hull, thresholds) of the scores in a file, a directory or a glob,
-    read a batch at a time: :func:`assay.rank` for data read in batches."""
-    from assay.checks import check_confidence
-
+    read a batch at a time: :func:`assay.rank` for data read in batches (``options``: as for it)."""
+    options = options_from(options, keywords_of({**locals(), "memory": None}))
     source = _names_as_text(source, truth=truth, score=score)
-    confidence = check_confidence(confidence)
     batches = scan(source, text_columns=[truth], number_columns=[score], format=format, na_values=na_values,
                    delimiter=delimiter, decimal=decimal, block=read_block(memory))
     check_memory(memory, batches.size)
@@ -239,15 +237,7 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
     names = {"y_true": f"column {truth!r}", "y_score": f"column {score!r}"}
     with _temporary_room(batches, memory, "y_score"):
         summary, _, _, _ = oriented_summary(items, names, None, positive, score, summary_budget(memory))
-    from assay.evaluation.stream import _directed
-
     notes: list[str] = []
-    summary, direction = _directed(summary, direction, notes)
-    result = analyse_scores(summary, confidence=confidence, costs=_as_costs(costs),
-                          deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
-                          lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
-                          at_sensitivity=at_sensitivity, roc_band=roc_band,
-                          sensitivity_range=sensitivity_range, constraints=constraints, direction=direction)
+    summary, direction = directed(summary, options.direction, notes)
+    result = analyse_scores(summary, options, direction=direction)
     return replace(result, notes=tuple(notes) + result.notes) if notes else result
-
-

@@ -33,17 +33,33 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from assay.engines.files import summary_budget
-from assay.evaluation.applicability import DEFAULTS, refuse_inapplicable
 from assay.errors import InvalidInput
+from assay.evaluation.applicability import refuse_inapplicable
+from assay.evaluation.directions import directed
+from assay.evaluation.from_summaries import (
+    evaluate_confusion_counts,
+    evaluate_score_counts,
+)
+from assay.evaluation.options import NAMES as OPTION_NAMES
+from assay.evaluation.options import Options, options_from
+from assay.evaluation.positive import choose_positive
+from assay.evaluation.ranking import analyse_scores
+from assay.inputs import as_scores, encode_labels
+from assay.io.batches import parts_of
+from assay.io.tables import detect_format
 from assay.limits import DEFAULT_MEMORY
+from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
+from assay.summaries.spill import MergeTree
 
 __all__ = ["check_path", "evaluate", "rank", "read", "session", "spark_errors"]
 
@@ -153,75 +169,55 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
         return _evaluate(df, truth, pred, score, progress, options)
 
 
+def _options(options: dict[str, Any], data_keys: tuple[str, ...]) -> tuple[Options, dict[str, Any]]:
+    """The keywords of a call split into the evaluation's options (one :class:`Options`) and the data's own
+    keywords (``positive``, ``labels``, ``memory``: the driver's budget); a name that is neither is refused."""
+    data = {k: options.pop(k) for k in data_keys if k in options}
+    given = options.pop("options", None)
+    unknown = set(options) - set(OPTION_NAMES)
+    if unknown:
+        raise InvalidInput(f"unknown options {sorted(unknown)}")
+    return options_from(given, options), data
+
+
 def _evaluate(df: Any, truth: str, pred: str | None, score: str | None,
               progress: Callable[[int, int | None], None] | None, options: dict[str, Any]) -> Any:
-    from assay.evaluation.evaluate import _check_options
-    from assay.evaluation.stream import evaluate_confusion_counts, evaluate_score_counts
-
     if (pred is None) == (score is None):
         raise InvalidInput("give exactly one of pred or score")
     other = pred or score
     _check_columns(df, [truth, other])
     _first_bad(df, truth, other, numeric=score is not None)
-    general = {k: options.pop(k) for k in ("confidence", "interval", "beta", "bootstrap", "seed") if k in options}
-    confidence, settings = _check_options(general.get("confidence", 0.95), general.get("interval", "wilson"),
-                                          general.get("beta", 1.0), general.get("bootstrap", 2000),
-                                          general.get("seed", 0))
+    chosen, data = _options(options, ("positive", "labels", "memory"))
     if pred is not None:
+        refuse_inapplicable("labels", chosen.asked())
         if progress is not None:
             progress(0, None)
-        cm = _confusion(df, truth, pred, options.pop("labels", None))
+        cm = _confusion(df, truth, pred, data.get("labels"))
         if progress is not None:
             progress(int(cm.counts.sum()), int(cm.counts.sum()))
-        positive = options.pop("positive", None)
-        costs, prevalence = options.pop("costs", None), options.pop("prevalence", None)
-        kappa_weights = options.pop("kappa_weights", None)
-        cost_matrix = options.pop("cost_matrix", None)
-        options.pop("memory", None)  # a confusion matrix is small whatever the budget
-        if options.get("threshold", 0) is None:  # not asked for (the command line passes it as None)
-            del options["threshold"]
-        refuse_inapplicable("labels", options)
-        unknown = set(options) - set(DEFAULTS)
-        if unknown:
-            raise InvalidInput(f"unknown options {sorted(unknown)}")
-        return evaluate_confusion_counts(cm, positive=positive, confidence=confidence,
-                                         interval=general.get("interval", "wilson"), beta=general.get("beta", 1.0),
-                                         settings=settings, costs=costs, prevalence=prevalence,
-                                         kappa_weights=kappa_weights, cost_matrix=cost_matrix)
-    summary, labels, chosen, why = _scores(df, truth, score, options.pop("positive", None),
-                                           summary_budget(options.pop("memory", DEFAULT_MEMORY)), progress)
-    known = {"threshold": None, "auc_interval": "delong", "costs": None, "prevalence": None, "fpr_range": None,
-             "lift_depth": 0.1, "prior": None, "clip": None, "calibration_bins": 10,
-             "calibration_strategy": "uniform", "roc_bins": None, "at_specificity": (), "at_sensitivity": (),
-             "roc_band": False, "sensitivity_range": None,
-             "constraints": (), "direction": "higher", "cost_matrix": None}
-    if options.get("kappa_weights") is not None:
+        return evaluate_confusion_counts(cm, chosen, positive=data.get("positive"))
+    if chosen.kappa_weights is not None:
         raise InvalidInput("a weighted kappa applies to predicted labels here (on Spark: pred=)",
                            field="kappa_weights")
-    options.pop("kappa_weights", None)
-    unknown = set(options) - set(known)
-    if unknown:
-        raise InvalidInput(f"unknown options {sorted(unknown)}")
-    return evaluate_score_counts(summary, labels, chosen, why, confidence=confidence, settings=settings,
-                                 interval=general.get("interval", "wilson"), beta=general.get("beta", 1.0),
-                                 **{**known, **options})
+    if chosen.top_k is not None:
+        raise InvalidInput("applies to probabilities of more than two classes (one column per class)", field="top_k")
+    summary, labels, positive, why = _scores(df, truth, score, data.get("positive"),
+                                             summary_budget(data.get("memory", DEFAULT_MEMORY)), progress)
+    return evaluate_score_counts(summary, labels, positive, why, chosen)
 
 
 def rank(df: Any, *, truth: str, score: str, positive: Any = None, **options: Any) -> Any:
     """The ranking analysis (curves, AUC with DeLong's interval, hull, thresholds) of a DataFrame's scores:
-    :func:`assay.rank` with Spark doing the counting."""
-    from assay.evaluation.evaluate import _as_costs, _check_prevalence
-    from assay.evaluation.ranking import analyse_scores
-
+    :func:`assay.rank` with Spark doing the counting (keywords as for it, or ``options=``)."""
+    chosen, data = _options(options, ("memory",))
     with spark_errors():
         _check_columns(df, [truth, score])
         _first_bad(df, truth, score, numeric=True)
-        summary, _, _, _ = _scores(df, truth, score, positive,
-                                   summary_budget(options.pop("memory", DEFAULT_MEMORY)))
-    costs = options.pop("costs", None)
-    prevalence = options.pop("prevalence", None)
-    return analyse_scores(summary, costs=_as_costs(costs), deployment_prevalence=_check_prevalence(prevalence),
-                          **options)
+        summary, _, _, _ = _scores(df, truth, score, positive, summary_budget(data.get("memory", DEFAULT_MEMORY)))
+    notes: list[str] = []
+    summary, direction = directed(summary, chosen.direction, notes)
+    result = analyse_scores(summary, chosen, direction=direction)
+    return replace(result, notes=tuple(notes) + result.notes) if notes else result
 
 
 def read(spark: Any, path: str, *, format: str | None = None) -> Any:
@@ -232,8 +228,6 @@ def read(spark: Any, path: str, *, format: str | None = None) -> Any:
     Parquet without one. A local path (no scheme, or ``file:``) that names nothing is refused before Spark
     reads anything (:func:`check_path`); an error Spark raises is one line (:func:`spark_errors`).
     """
-    from assay.io.tables import detect_format
-
     fmt = check_path(path, format=format)
     if fmt is None:
         name = path.lower().rstrip("/*")
@@ -248,8 +242,6 @@ def read(spark: Any, path: str, *, format: str | None = None) -> Any:
 
 def _format_of(path: str, local: str, parts: tuple[str, ...]) -> str:
     """The one format of local files (by extension, else by their first bytes)."""
-    from assay.io.tables import detect_format
-
     kinds: dict[str, str] = {}
     for part in parts:
         try:
@@ -284,8 +276,6 @@ def check_path(path: str, *, format: str | None = None) -> str | None:
     ...
     assay.errors.InvalidInput: no/such/dir: no such file
     """
-    from assay.io.batches import parts_of
-
     scheme = _SCHEME.match(path)
     local = path
     if scheme:
@@ -340,8 +330,6 @@ def session(*, verbose: bool = False) -> Any:
 
 def _launch(conf: Any, verbose: bool) -> Any:
     """Start Spark's JVM (as pyspark does) with its output away from this process's standard output."""
-    import tempfile
-
     from pyspark.java_gateway import launch_gateway
 
     log = None
@@ -466,9 +454,6 @@ def _problem(error: BaseException, source: str | None) -> str:
 
 
 def _confusion(df: Any, truth: str, pred: str, labels: Any) -> Any:
-    from assay.inputs import encode_labels
-    from assay.summaries.confusion import ConfusionCounts
-
     agg = _aggregate(df, [truth, pred])
     enc = encode_labels({"y_true": agg[truth], "y_pred": agg[pred]}, labels=labels)
     k = len(enc.labels)
@@ -491,10 +476,6 @@ def _scores(df: Any, truth: str, score: str, positive: Any, memory: int | None =
     (``toLocalIterator``) into the same merge tree as files read in batches, which spills to disk past
     ``memory``. No row and no whole summary is collected.
     """
-    from assay.evaluation.evaluate import choose_positive
-    from assay.inputs import as_scores, encode_labels
-    from assay.summaries.spill import MergeTree
-
     F = _functions()
     if progress is not None:
         progress(0, None)

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from assay.errors import InvalidInput
+from assay.evaluation.options import DEFAULTS as OPTION_DEFAULTS
+from assay.evaluation.options import at_default
 
 __all__ = ["KINDS", "APPLIES_TO", "DEFAULTS", "Kind", "given", "refuse_inapplicable"]
 
@@ -60,29 +62,14 @@ scores; the probabilistic losses and the calibration need probabilities; the top
 than two classes' probabilities; ``costs`` (fp, fn, tp, tn) and the deployment ``prevalence`` are those of
 two classes, positive and negative (a ``cost_matrix`` serves several classes)."""
 
-DEFAULTS: dict[str, Any] = {
-    "threshold": None, "auc_interval": "delong", "fpr_range": None, "sensitivity_range": None, "lift_depth": 0.1,
-    "at_specificity": (), "at_sensitivity": (), "direction": "higher", "constraints": (), "roc_band": False,
-    "roc_bins": None, "prior": None, "clip": None, "calibration_bins": 10, "calibration_strategy": "uniform",
-    "top_k": None, "costs": None, "prevalence": None,
-}
-"""The value of each option in the table that means "not asked for"."""
+DEFAULTS: dict[str, Any] = {name: OPTION_DEFAULTS[name] for name in APPLIES_TO}
+"""The value of each option in the table that means "not asked for" (its default: :class:`Options`)."""
+
 
 def given(options: Mapping[str, Any]) -> list[str]:
     """The options of the table whose value differs from "not asked for", in the table's order. (A value of
     the wrong type counts as given: the option's own check then names it.)"""
-    return [name for name, default in DEFAULTS.items() if name in options and not _unset(options[name], default)]
-
-
-def _unset(value: Any, default: Any) -> bool:
-    if value is None:
-        return default is None or isinstance(default, tuple)
-    if isinstance(default, tuple):
-        return not isinstance(value, str) and hasattr(value, "__len__") and len(value) == 0
-    try:
-        return bool(value == default) and type(value) is not bool or value is default
-    except Exception:  # an array, or a value that does not compare
-        return False
+    return [name for name, default in DEFAULTS.items() if name in options and not at_default(options[name], default)]
 
 
 def refuse_inapplicable(kind: str, options: Mapping[str, Any] | Iterable[str], *,

@@ -19,12 +19,18 @@ from typing import Any
 
 import numpy as np
 
+from assay.evaluation.costs import costs_matrix, expected_cost_estimate
 from assay.inference.binomial import NIRTestResult, accuracy_vs_nir
 from assay.inference.bootstrap import BootstrapSettings, bootstrap_matrix_ci
 from assay.inference.estimate import ConfidenceInterval, Estimate
-from assay.inference.kappa import KappaResult, kappa_test
+from assay.inference.kappa import (
+    KappaResult,
+    agreement_weights,
+    kappa_test,
+    weighted_kappa_test,
+)
 from assay.inference.mcnemar import McNemarResult, mcnemar
-from assay.inference.proportion import proportion_bounds
+from assay.inference.proportion import proportion_bounds, wald_note
 from assay.inference.ratios import odds_ratio_ci, risk_ratio_ci
 from assay.metrics.confusion import (
     BINARY_METRICS,
@@ -48,7 +54,6 @@ AVERAGED_METRICS = ("precision", "recall", "f1")
 @dataclass(frozen=True)
 class ConfusionAnalysis:
     """Estimates of a confusion matrix, ready to render."""
-
     metrics: dict[str, Estimate]
     per_class: dict[str, dict[str, Any]]
     averages: dict[str, dict[str, Estimate]]
@@ -68,7 +73,6 @@ WEIGHTED_NOTE = "no interval: the sample weights are not counts"
 
 class _Pending:
     """Collects statistics whose interval comes from the one shared bootstrap."""
-
     def __init__(self) -> None:
         self.functions: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
         self.values: dict[str, float] = {}
@@ -166,8 +170,6 @@ def _binary_estimate(
 
 def _normal_note(k: float, n: float, interval: str) -> str | None:
     """The normal interval's warning on small counts (:func:`assay.inference.proportion.wald_note`), or None."""
-    from assay.inference.proportion import wald_note
-
     return wald_note(float(k), float(n)) if interval == "normal" and n > 0 else None
 
 
@@ -247,7 +249,6 @@ def analyse_confusion(
     cost_matrix: np.ndarray | None = None,
 ) -> ConfusionAnalysis:
     """All metrics, per-class values, averages and tests of a confusion matrix.
-
     Inputs validated: ``cm`` has instances of at least two actual classes, and
     ``positive`` (binary only) is one of its labels. With ``costs`` (two classes), the
     metrics add ``expected_cost``: per instance, at the data's class balance or at
@@ -290,7 +291,6 @@ def analyse_confusion(
             metrics[name] = _matrix_estimate(spec, counts, f"metrics.{name}", pending, confidence, interval, kappa)
 
     if cost_matrix is not None or (costs is not None and positive is not None):
-        from assay.evaluation.costs import costs_matrix, expected_cost_estimate
 
         # one expected cost however the costs are given: Student's t on the per-instance costs (costs.py says why)
         c = costs_matrix(costs, labels, positive) if cost_matrix is None else np.asarray(cost_matrix, np.float64)
@@ -299,7 +299,6 @@ def analyse_confusion(
                                                           no_interval=pending.no_interval)
     weighted_kappa = None
     if kappa_weights is not None:
-        from assay.inference.kappa import weighted_kappa_test
 
         weighted_kappa = None if cm.weighted else weighted_kappa_test(counts, weights=kappa_weights,
                                                                       confidence=confidence)
@@ -405,8 +404,6 @@ def analyse_confusion(
 
 def _weighted_value(counts: np.ndarray, weights: str) -> float:
     """The weighted kappa of a table of weight totals (its value only)."""
-    from assay.inference.kappa import agreement_weights
-
     w = agreement_weights(counts.shape[0], weights)
     p = counts / counts.sum()
     pe = float((w * np.outer(p.sum(axis=1), p.sum(axis=0))).sum())

@@ -6,26 +6,43 @@ bootstrap of the accuracy difference, and DeLong's test of the two AUCs when bot
 give scores. With more than two models: Cochran's Q test that all are equally
 accurate, and the same tests for every pair, the p-values of the pairwise McNemar
 tests (and, as a family of their own, of the DeLong tests) adjusted by Holm's
-method for the number of pairs. Unpaired (independent test sets, seed 004, two
+method for the number of pairs. Unpaired (independent test sets, Mitchell ch. 5, two
 models): the interval of the difference of the two error rates, its p-value, and
 the confidence at which it would become significant.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 
+from assay.checks import check_confidence, check_resamples, check_seed
 from assay.errors import InvalidInput
+from assay.evaluation import display
+from assay.evaluation.costs import Costs
 from assay.evaluation.display import Displayable
-from assay.evaluation.evaluate import evaluate, pos_label_errors, positive_class, predictions
+from assay.evaluation.evaluate import evaluate, pos_label_errors
+from assay.evaluation.hull import combined_hull
+from assay.evaluation.options import Options, keywords_of, options_from
+from assay.evaluation.positive import positive_class
+from assay.evaluation.prepared import predictions
 from assay.evaluation.result import Evaluation
+from assay.evaluation.tidy import to_frame
+from assay.inference.cochran import cochran_q
+from assay.inference.difference import error_difference_from_counts
 from assay.inference.estimate import finite_or_none
-from assay.checks import check_confidence
+from assay.inference.mcnemar import mcnemar, paired_table
+from assay.inference.multiple import ADJUSTMENT_TITLES, ADJUSTMENTS
+from assay.inference.multiple import adjust as adjusted_p
+from assay.inference.paired_bootstrap import paired_bootstrap
+from assay.inference.roc_compare import delong_test, unpaired_auc_test
+from assay.inputs import encode_labels
+from assay.metrics.confusion import accuracy
+from assay.metrics.roc_space import roc_region
 
 __all__ = ["Comparison", "PairComparison", "compare", "compare_unpaired"]
 
@@ -48,7 +65,6 @@ class PairComparison:
     ``adjusted`` the Holm-adjusted p-values of ``mcnemar`` and ``delong``, and ``family`` the number of
     comparisons each was adjusted for.
     """
-
     names: tuple[str, str]
     tests: dict[str, Any]
     adjusted: dict[str, float]
@@ -57,8 +73,6 @@ class PairComparison:
 
     def adjustment(self, name: str) -> str:
         """How a test's p-value is adjusted, in words: "after Holm's adjustment for 3 comparisons"."""
-        from assay.inference.multiple import ADJUSTMENT_TITLES
-
         return f"after {ADJUSTMENT_TITLES[self.method]} adjustment for {_plural(self.family[name], 'comparison')}"
 
     def test_dict(self, name: str, confidence: float) -> dict[str, Any]:
@@ -94,11 +108,9 @@ class PairComparison:
 @dataclass(frozen=True)
 class Comparison(Displayable):
     """The models' reports and the tests between them; ``to_dict()`` is the JSON of ``assay compare``.
-
     With two models, ``tests`` holds the tests between them. With more (paired), ``tests`` holds
     Cochran's Q (``cochran_q``) and ``pairwise`` the tests of every pair, (0, 1), (0, 2), ..., (1, 2), ...
     """
-
     names: tuple[str, ...]
     reports: tuple[Evaluation, ...]
     tests: dict[str, Any]
@@ -155,16 +167,12 @@ class Comparison(Displayable):
         note; each model's report (as ``Evaluation.to_frame()``), then the tests (``model`` "a vs b", or the
         models Cochran's Q compares; ``group`` the statistic, the p-value and an adjusted one, the difference
         with its interval)."""
-        from assay.evaluation.tidy import to_frame
 
         return to_frame(self)
 
     def __str__(self) -> str:
         """The text report of ``assay compare`` (``print(c)``)."""
-        from assay.report.comparison import comparison_document
-        from assay.report.text import render_blocks_text
-
-        return render_blocks_text(comparison_document(self), color=False)
+        return display.text(self)
 
     def __repr__(self) -> str:
         sizes = sorted({r.n for r in self.reports})
@@ -198,9 +206,9 @@ def compare(
     prevalence: float | None = None,
     adjust: str = "holm",
     direction: str = "higher",
+    options: Options | None = None,
 ) -> Comparison:
     """Compare two or more classifiers' predictions on the same instances (paired tests).
-
     Parameters
     ----------
     y_true : array-like of shape (n,)
@@ -224,6 +232,10 @@ def compare(
         positive iff score <= threshold, and its AUC (and DeLong's test) ranks lower scores first; "auto"
         chooses for each model on the data. Refused when no model gives scores. A score model whose AUC is
         significantly below 0.5 (or 0: every pair wrong) gets a note naming it: it looks inverted.
+    options : Options, optional
+        These options as one object (:class:`assay.Options`; keywords beside it change it). ``costs`` and
+        ``prevalence`` choose the optimal model in ROC space; the threshold and the direction apply to the
+        models given as scores.
 
     Returns
     -------
@@ -250,7 +262,8 @@ def compare(
     >>> c.tests["cochran_q"].correct_counts, [p.names for p in c.pairwise]
     ((7, 4, 0), [('tree', 'forest'), ('tree', 'knn'), ('forest', 'knn')])
     """
-    confidence = check_confidence(confidence)
+    options = options_from(options, keywords_of(locals()))
+    confidence, direction = options.confidence, options.direction
     specs, names = _models(a, b, more, names)
     positive = positive_class(positive, pos_label)
     _check_direction(direction, specs)
@@ -258,12 +271,13 @@ def compare(
     prepared, preds, reports = [], [], []
     for spec, name in zip(specs, names, strict=True):
         try:
-            given = None if "y_pred" in spec else threshold  # a threshold is for the models that give scores
-            oriented = {"direction": direction} if "y_score" in spec else {}  # a direction, for score columns
-            prep, pred, _ = predictions(y_true, labels=labels, positive=positive, threshold=given,
-                                        allow_no_threshold=True, **oriented, **spec)
-            reports.append(evaluate(y_true, labels=labels, positive=positive, threshold=given, **oriented,
-                                    confidence=confidence, bootstrap=bootstrap, seed=seed, **spec))
+            # a threshold is for the models that give scores, a direction for score columns
+            own = Options(threshold=None if "y_pred" in spec else options.threshold,
+                          direction=direction if "y_score" in spec else "higher", confidence=confidence,
+                          bootstrap=options.bootstrap, seed=options.seed)
+            prep, pred, _ = predictions(y_true, own, labels=labels, positive=positive, allow_no_threshold=True,
+                                        **spec)
+            reports.append(evaluate(y_true, labels=labels, positive=positive, options=own, **spec))
         except InvalidInput as e:
             raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
         prepared.append(prep)
@@ -288,19 +302,16 @@ def compare(
     # each score model's scores as its analysis ranks them: negated where lower scores mean the positive class
     scores = [None if p.scores is None else -p.scores if p.direction == "lower" else p.scores for p in prepared]
     said = _direction_notes(names, prepared, reports, direction)
-    options = {"confidence": confidence, "bootstrap": bootstrap, "seed": seed}
+    resampling = {"confidence": confidence, "bootstrap": options.bootstrap, "seed": options.seed}
     sources = tuple({} for _ in names)
     if len(names) == 2:
-        tests, discordant = _pair_tests(truth, k, preds, scores, positive_code, **options)
+        tests, discordant = _pair_tests(truth, k, preds, scores, positive_code, **resampling)
         notes = ([RANKED_ONLY] if ranked_only else []) + said
         if discordant is not None and discordant < 25:
             notes.append(f"only {discordant} instance(s) have exactly one model right: McNemar's exact binomial "
                          "test is used")
         return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes), sources,
-                          roc_space=roc_space(dict(zip(names, reports, strict=True)), costs, prevalence))
-    from assay.inference.cochran import cochran_q
-    from assay.inference.multiple import ADJUSTMENT_TITLES, ADJUSTMENTS
-    from assay.inference.multiple import adjust as adjusted_p
+                          roc_space=roc_space(dict(zip(names, reports, strict=True)), options.costs, options.prevalence))
 
     if adjust not in ADJUSTMENTS:
         raise InvalidInput(f"{adjust!r} is not one of {list(ADJUSTMENTS)}", field="adjust")
@@ -309,7 +320,7 @@ def compare(
     pairs, exact = [], []
     for i, j in combinations(range(len(names)), 2):
         pair_tests, discordant = _pair_tests(truth, k, [preds[i], preds[j]], [scores[i], scores[j]], positive_code,
-                                             **options)
+                                             **resampling)
         pairs.append(((names[i], names[j]), pair_tests))
         if discordant is not None and discordant < 25:
             exact.append(f"{names[i]} vs {names[j]} ({discordant})")
@@ -339,15 +350,11 @@ def compare(
         notes.append("McNemar's exact binomial test is used for the pairs that fewer than 25 instances tell apart "
                      "(exactly one of the two right): " + ", ".join(exact))
     return Comparison(tuple(names), tuple(reports), tests, True, confidence, tuple(notes + said), sources, pairwise,
-                      roc_space=roc_space(dict(zip(names, reports, strict=True)), costs, prevalence))
+                      roc_space=roc_space(dict(zip(names, reports, strict=True)), options.costs, options.prevalence))
 
 
 def _check_direction(direction: Any, specs: list[dict[str, Any]]) -> None:
     """``direction`` validated: one of DIRECTIONS, and other than "higher" only when a model gives scores."""
-    from assay.evaluation.evaluate import DIRECTIONS
-
-    if direction not in DIRECTIONS:
-        raise InvalidInput(f"{direction!r} is not one of {list(DIRECTIONS)}", field="direction")
     if direction != "higher" and not any("y_score" in spec for spec in specs):
         raise InvalidInput("a direction applies to models given as scores ({option:y_score}): none of these is",
                            field="direction")
@@ -391,13 +398,9 @@ def roc_space(reports: dict[str, Evaluation], costs: Any, prevalence: float | No
     labels), which models are potentially optimal, and the optimal one for the costs at the class ratio
     (the first test set's, or ``prevalence``); any point on a hull edge is a random mix of its two ends
     (``assay.mix``)."""
-    from assay.evaluation.evaluate import _as_costs, _check_prevalence
-    from assay.evaluation.ranking import combined_hull
-    from assay.metrics.roc_space import roc_region
-
     if any(r.positive is None or r.weighted for r in reports.values()):
         return None
-    c = _as_costs(costs)
+    c = costs if costs is not None else Costs()
     points = []
     for name, r in reports.items():
         if not r.thresholded:
@@ -415,7 +418,7 @@ def roc_space(reports: dict[str, Evaluation], costs: Any, prevalence: float | No
     n_pos = float(first.confusion.counts[first.labels.index(first.positive)].sum()) if first.thresholded else \
         float(dict(first.class_totals)[first.positive])
     n = float(first.n)
-    pi = _check_prevalence(prevalence)
+    pi = prevalence
     share = pi if pi is not None else n_pos / n
     slope = (c.fp - c.tn) * (1.0 - share) / ((c.fn - c.tp) * share)
     best, tied = hull.optimal(slope)
@@ -439,10 +442,6 @@ def _pair_tests(truth: np.ndarray, k: int, preds: list[np.ndarray], scores: list
                 positive_code: int | None, *, confidence: float, bootstrap: int, seed: int
                 ) -> tuple[dict[str, Any], int | None]:
     """The tests between two models on the same instances, and how many instances only one gets right."""
-    from assay.inference.mcnemar import mcnemar, paired_table
-    from assay.inference.paired_bootstrap import paired_bootstrap
-    from assay.metrics.confusion import accuracy
-
     pred_a, pred_b = preds
     tests: dict[str, Any] = {}
     discordant = None
@@ -453,7 +452,6 @@ def _pair_tests(truth: np.ndarray, k: int, preds: list[np.ndarray], scores: list
         tests["accuracy_difference"] = paired_bootstrap(truth, pred_a, pred_b, k, accuracy, confidence=confidence,
                                                         resamples=bootstrap, seed=seed)
     if scores[0] is not None and scores[1] is not None and positive_code is not None:
-        from assay.inference.roc_compare import delong_test
 
         tests["delong"] = delong_test(truth == positive_code, scores[0], scores[1], confidence=confidence)
     return tests, discordant
@@ -513,7 +511,6 @@ def _models(a: Any, b: Any, more: tuple[Any, ...], names: Any) -> tuple[list[dic
 def _shared_labels(y_true: Any, specs: list[dict[str, Any]], names: tuple[str, ...]) -> list[str] | None:
     """With predicted labels, the classes of the truth and of every model's predictions, together."""
     if all("y_pred" in spec for spec in specs):
-        from assay.inputs import encode_labels
 
         columns = {f"{name} y_pred": spec["y_pred"] for name, spec in zip(names, specs, strict=True)}
         try:
@@ -531,7 +528,6 @@ def compare_unpaired(
     auc_test: str = "delong", bootstrap: int = 2000, seed: int = 0,
 ) -> Comparison:
     """Compare two classifiers evaluated on independent test sets (Mitchell 1997, ch. 5).
-
     The interval of the difference of their error rates (e_B - e_A), its two-sided
     p-value, and the confidence below which it would be significant. When both give
     two-class scores, the test of their AUCs on different instances too, as pROC's
@@ -539,9 +535,6 @@ def compare_unpaired(
     the bootstrap's (``"bootstrap"``, ``auc_bootstrap_unpaired``, ``bootstrap`` resamples).
     Scores without a threshold have no error rate: their AUCs alone are compared.
     """
-    from assay.checks import check_resamples, check_seed
-    from assay.inference.difference import error_difference_from_counts
-
     confidence = check_confidence(confidence)
     names = _check_names(names)
     for r, field_name in ((a, "a"), (b, "b")):
@@ -560,7 +553,6 @@ def compare_unpaired(
         notes.append("independent test sets: scores without a threshold have no error rate; their AUCs are compared")
     ranked = [getattr(r.ranking, "summary", None) if r.ranking is not None else None for r in (a, b)]
     if all(s is not None for s in ranked) and a.positive is not None and b.positive is not None:
-        from assay.inference.roc_compare import unpaired_auc_test
 
         key = "delong_unpaired" if auc_test == "delong" else "auc_bootstrap_unpaired"
         tests[key] = unpaired_auc_test(ranked[0], ranked[1], method=auc_test, confidence=confidence,

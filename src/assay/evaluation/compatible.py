@@ -17,7 +17,18 @@ import numpy as np
 
 from assay.checks import check_number
 from assay.errors import InvalidInput
-from assay.inputs import as_proba, as_scores, canonical_label, encode_labels, sorted_labels
+from assay.evaluation.multiclass_ranking import (
+    hand_till,
+    one_vs_rest_aucs,
+    one_vs_rest_average_precision,
+)
+from assay.inputs import (
+    as_proba,
+    as_scores,
+    canonical_label,
+    encode_labels,
+    sorted_labels,
+)
 from assay.metrics.ranking import (
     ThresholdCounts,
     auc,
@@ -41,7 +52,6 @@ def binary_scores(
     y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, tuple[str, str]]:
     """Validated (is_positive, scores, weights, (negative, positive)) of a two-class problem.
-
     ``pos_label`` defaults as in scikit-learn: 1 (or True) when the classes are
     {0, 1}, {-1, 1} or {False, True}; otherwise it must be given.
     """
@@ -94,7 +104,6 @@ def roc_curve(
     y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """FPR, TPR and thresholds of the exact ROC curve, as ``sklearn.metrics.roc_curve``.
-
     One point per distinct score (positive iff score >= threshold), starting at
     (0, 0) with threshold +inf; with ``drop_intermediate`` the points inside
     straight horizontal or vertical runs are dropped (the curve is unchanged).
@@ -127,7 +136,6 @@ def roc_curve(
 
 def _compiled_roc(kernels: Any, keys: Any, drop_intermediate: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The curve in three compiled passes: count the runs, write each run's counts, keep the turns.
-
     The counts are written from slot 1 (slot 0 is (0, 0) at +inf) and become rates in place."""
     tp, fp, bits = keys.run_counts(kernels, first=1)
     m = len(tp)
@@ -147,7 +155,6 @@ def _compiled_roc(kernels: Any, keys: Any, drop_intermediate: bool) -> tuple[np.
 
 def _distinct_roc(keys: Any, bits: np.ndarray, drop_intermediate: bool) -> tuple[np.ndarray, ...]:
     """ROC points when every score is distinct: one per instance, in decreasing score order.
-
     A point inside a straight run (the classes of the instances before and after it
     agree) is what scikit-learn's drop_intermediate removes.
     """
@@ -187,7 +194,6 @@ def roc_auc(
     pos_label: Any = None,
 ) -> float:
     """Area under the ROC curve, as ``sklearn.metrics.roc_auc_score``.
-
     Two classes: ``y_score`` holds the positive class's scores; the AUC is the
     Mann-Whitney statistic with ties counted one half. With ``max_fpr``, the
     partial AUC up to that FPR standardised as McClish (1989), as scikit-learn.
@@ -227,7 +233,6 @@ AP_AVERAGES: tuple[str | None, ...] = ("macro", "micro", "weighted", None)
 def average_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
                       average: APAverage | None = "macro", labels: Sequence[Any] | None = None) -> float | np.ndarray:
     """Average precision, sum of (R_k - R_(k-1)) P_k, as ``sklearn.metrics.average_precision_score``.
-
     When every score is distinct it is the mean, over the positives, of (rank among
     the positives) / (rank among all instances), ranks counted from the top.
 
@@ -294,7 +299,6 @@ def precision_recall_curve(
     y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision, recall and thresholds, as ``sklearn.metrics.precision_recall_curve``.
-
     Thresholds increase; precision and recall have one more point, (1, 0), at the end.
     """
     tc = _counts(y_true, y_score, pos_label, sample_weight)
@@ -309,7 +313,6 @@ def precision_recall_curve(
 
 def _multiclass_auc(y_true: Any, y_score: Any, *, labels: Sequence[Any] | None, multi_class: str,
                     average: str) -> float:
-    from assay.evaluation.multiclass_ranking import hand_till, one_vs_rest_aucs
 
     matrix, columns = as_proba(y_score, labels=labels if labels is not None else _default_columns(y_true, y_score))
     enc = encode_labels({"y_true": y_true}, labels=columns)
@@ -350,7 +353,6 @@ def _score_matrix(y_score: Any, labels: Sequence[Any] | None) -> tuple[np.ndarra
 
 def _multiclass_average_precision(y_true: Any, y_score: Any, *, labels: Sequence[Any] | None, average: Any,
                                   sample_weight: Any) -> float | np.ndarray:
-    from assay.evaluation.multiclass_ranking import one_vs_rest_average_precision
 
     if average not in AP_AVERAGES:
         raise InvalidInput(f"{average!r} is not one of {list(AP_AVERAGES)}", field="average")

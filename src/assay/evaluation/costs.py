@@ -11,15 +11,80 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from assay.checks import check_number
 from assay.errors import InvalidInput
 from assay.inference.distributions import t_quantile
 from assay.inference.estimate import ConfidenceInterval, Estimate
+from assay.inputs import canonical_label
+from assay.metrics.roc_space import expected_cost
 
-__all__ = ["cost_matrix_of", "unused_classes_note", "ranking_costs", "costs_matrix", "expected_cost_estimate",
+
+@dataclass(frozen=True)
+class Costs:
+    """Costs of the four outcomes (by default a false positive and a false negative cost 1)."""
+    fp: float = 1.0
+    fn: float = 1.0
+    tp: float = 0.0
+    tn: float = 0.0
+
+    def to_dict(self) -> dict[str, float]:
+        return {"fp": self.fp, "fn": self.fn, "tp": self.tp, "tn": self.tn}
+
+    @property
+    def is_default(self) -> bool:
+        return self == Costs()
+
+
+def cost_at(costs: Costs, prevalence: float, fpr: Any, tpr: Any) -> np.ndarray:
+    """The expected cost per instance at ROC points (``expected_cost`` of :mod:`assay.metrics.roc_space`) in a
+    scale that cannot overflow: the costs divided by the power of two at or above the largest of them (exact),
+    the result multiplied back. Bit for bit the plain formula where that does not overflow; finite for any
+    finite costs (a mean of costs is no larger than the largest)."""
+    e = _cost_exponent(costs)
+    scaled = np.ldexp(expected_cost(fpr, tpr, prevalence=prevalence, cost_fp=math.ldexp(costs.fp, -e),
+                                    cost_fn=math.ldexp(costs.fn, -e), cost_tp=math.ldexp(costs.tp, -e),
+                                    cost_tn=math.ldexp(costs.tn, -e)), e)
+    return np.asarray(scaled, dtype=np.float64)
+
+
+def _cost_exponent(costs: Costs) -> int:
+    largest = max(abs(costs.fp), abs(costs.fn), abs(costs.tp), abs(costs.tn))
+    return math.frexp(largest)[1] if largest > 0 else 0
+
+
+def as_costs(costs: Costs | Mapping[str, float] | None) -> Costs:
+    """Costs from a mapping such as {"fp": 1, "fn": 10}; errors name the bad key."""
+    if costs is None:
+        return Costs()
+    if isinstance(costs, Costs):
+        values = costs.to_dict()
+    else:
+        values = dict(Costs().to_dict())
+        if not isinstance(costs, Mapping):
+            raise InvalidInput(f"expected a mapping such as {{'fp': 1, 'fn': 10}}, got {costs!r}", field="costs")
+        for key, value in costs.items():
+            if key not in values:
+                raise InvalidInput(f"{key!r} is not one of fp, fn, tp, tn", field="costs")
+            values[key] = value
+    checked = {}
+    for key, value in values.items():
+        try:
+            checked[key] = check_number(value, "costs")
+        except InvalidInput as e:
+            raise InvalidInput(f"the cost of {key} {e.problem}", field="costs") from None
+    result = Costs(**checked)
+    if result.fp <= result.tn or result.fn <= result.tp:
+        raise InvalidInput("an error must cost more than the right answer (fp > tn and fn > tp)", field="costs")
+    return result
+
+
+
+__all__ = ["Costs", "as_costs", "cost_at", "label_costs", "matrix_costs_of", "cost_matrix_notes", "threshold_costs_of", "cost_matrix_of", "unused_classes_note", "ranking_costs", "costs_matrix", "expected_cost_estimate",
            "cost_decisions", "DecisionCosts", "T_METHOD"]
 
 T_METHOD = "t-mean"
@@ -58,7 +123,6 @@ def _names(given: Any) -> list[Any] | None:
 
 
 def _label_of(name: Any, labels: Sequence[str]) -> str | None:
-    from assay.inputs import canonical_label
 
     try:
         return canonical_label(name, labels, field="cost_matrix")
@@ -146,8 +210,6 @@ def ranking_costs(matrix: np.ndarray, labels: Sequence[str], positive: str) -> A
     from its cells (a false positive: actual negative, predicted positive). Any finite cells: where an error
     costs no more than the right answer, one decision dominates, and the least-cost threshold and the
     iso-performance optimum say so (every instance positive, or none)."""
-    from assay.evaluation.ranking import Costs
-
     p = labels.index(positive)
     n = 1 - p
     return Costs(fp=float(matrix[n, p]), fn=float(matrix[p, n]), tp=float(matrix[p, p]), tn=float(matrix[n, n]))
@@ -383,3 +445,42 @@ def cost_decisions(proba: np.ndarray, true_codes: np.ndarray, pred_codes: np.nda
     decisions = DecisionCosts(len(labels))
     decisions.add(proba, np.asarray(true_codes), np.asarray(pred_codes), costs)
     return decisions.result(confidence=confidence, labels=labels, positive=positive, prevalence=prevalence)
+
+
+def matrix_costs_of(cost_matrix: Any, costs: Any, labels: Sequence[str]) -> np.ndarray | None:
+    """A cost matrix in label order, checked; refused beside fp/fn costs (one or the other)."""
+    if cost_matrix is None:
+        return None
+    if costs is not None:
+        raise InvalidInput("give the costs as fp/fn ({option:costs}) or as a matrix, not both", field="cost_matrix")
+    return cost_matrix_of(cost_matrix, labels)
+
+
+def cost_matrix_notes(cost_matrix: Any, labels: Sequence[str]) -> list[str]:
+    """The note for a cost matrix that names classes the data do not hold (used without their rows)."""
+    if cost_matrix is None:
+        return []
+    note = unused_classes_note(cost_matrix, labels)
+    return [note] if note else []
+
+
+def threshold_costs_of(costs: Any, cost_matrix: Any, labels: Sequence[str], positive: str | None) -> Costs:
+    """The costs of the threshold analysis of two-class scores: fp/fn costs as given (default: each error
+    costs 1), or a two-class cost matrix's four cells: one cost everywhere."""
+    if cost_matrix is None or positive is None or len(labels) != 2:
+        return as_costs(costs) if costs is not None else Costs()
+    return ranking_costs(matrix_costs_of(cost_matrix, costs, labels), labels, positive)
+
+
+def label_costs(costs: Any, prevalence: Any, labels: Sequence[str]) -> tuple[Costs | None, float | None]:
+    """The costs (the predictions' expected cost) and the deployment prevalence (the cost there, and the
+    predictive values there) of two classes, checked."""
+    if costs is None and prevalence is None:
+        return None, None
+    if len(labels) != 2:
+        field, what = ("costs", "costs of false positives and negatives apply") if costs is not None else \
+            ("prevalence", "a prevalence of the positive class applies")
+        raise InvalidInput(f"{what} to two classes; these data have {len(labels)}", field=field)
+    return (None if costs is None else as_costs(costs)), prevalence
+
+

@@ -23,12 +23,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from assay.inference.bootstrap import BootstrapSettings
-from assay.checks import check_integer
+from assay.checks import check_confidence, check_integer
 from assay.errors import InvalidInput
+from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate
 from assay.inference.proportion import proportion_bounds
 from assay.inference.roc import delong, logit_interval
+from assay.inputs import as_proba, canonical_label, encode_labels
 from assay.metrics.ranking import auc_from_keys, pr_points, roc_points, threshold_counts
 from assay.metrics.ranking import average_precision as _average_precision
 from assay.summaries.scores import ScoreCounts, sort_keys
@@ -66,7 +67,6 @@ def one_vs_rest_aucs(matrix: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray,
 
 def hand_till(matrix: np.ndarray, codes: np.ndarray, *, average: str = "macro") -> float:
     """Hand & Till's M: the mean over class pairs of (A(i|j) + A(j|i)) / 2.
-
     ``average="weighted"`` weights each pair by its share of the instances, as
     scikit-learn's ``roc_auc_score(multi_class="ovo", average="weighted")``.
 
@@ -139,7 +139,6 @@ def _pooled(summaries: list[ScoreCounts]) -> ScoreCounts:
 
 def top_k_hits(matrix: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
     """Whether each instance's true class is among its ``k`` highest scores (inputs validated).
-
     Ties as scikit-learn's ``top_k_accuracy_score``: the columns are ordered by a stable sort of
     the scores, then reversed, so that among equal scores the later column ranks higher.
 
@@ -213,7 +212,6 @@ class MulticlassRanking:
     precision of each class against the rest and its macro, micro and weighted means; and each class's
     one-vs-rest summary, from which its ROC and precision-recall curves are read (:meth:`roc`, :meth:`pr`).
     """
-
     per_class: dict[str, Estimate]
     macro: Estimate
     weighted: Estimate
@@ -230,10 +228,8 @@ class MulticlassRanking:
 
     def summary(self, cls: Any) -> ScoreCounts:
         """Class ``cls``'s one-vs-rest score counts (its probability column; that class positive).
-
         Raises InvalidInput for a label that is not a class, or a class with no actual instance
         (its curves are undefined)."""
-        from assay.inputs import canonical_label
 
         label = canonical_label(cls, self.labels, field="class")
         sc = self.summaries[self.labels.index(label)] if self.summaries else None
@@ -291,13 +287,11 @@ def _ap_rows(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
 
 class _Column:
     """One column of scores sorted once, for weighted counts at or above each of its scores.
-
     ``starts``: where each run of equal scores begins (ascending order); ``runs``: where each run holding
     instances of the column's class (its ``members``, in score order) begins among them, ``run_groups`` which
     run of all it is; ``half``: for each instance q in the order ``at``, where :meth:`half_above` reads the
     members' weight above q plus half of that tied with q.
     """
-
     def __init__(self, scores: np.ndarray, is_positive: np.ndarray, at: np.ndarray) -> None:
         self.order = np.argsort(scores, kind="stable")
         s = scores[self.order]
@@ -368,7 +362,6 @@ class _Resampler:
     for the micro mean, the (instance, class) pairs at or above a score are counted column by column. So a
     resample costs a few passes over the n instances per class, not one per pair of classes.
     """
-
     KEPT = 4_000_000
     """The most instances x classes whose sorted columns are kept between calls (some 32 bytes each); more
     are sorted again at each call, so that memory stays a few arrays of n per class."""
@@ -541,7 +534,6 @@ def analyse_multiclass_scores(
     bootstrap: BootstrapSettings | None = BootstrapSettings(),
 ) -> MulticlassRanking:
     """One-vs-rest AUCs with DeLong intervals; averages and M with a stratified bootstrap.
-
     The bootstrap resamples instances within each class (class sizes kept) and
     recomputes the averages under the times each instance is drawn (:class:`_Resampler`: a few passes over
     the instances per class); it runs when resamples x n x k stays within ``BOOTSTRAP_BUDGET``, and
@@ -610,9 +602,6 @@ def rank_classes(y_true: Any, y_proba: Any, *, labels: Any = None, confidence: f
     >>> r.roc("b")["tpr"].tolist(), r.average_precision["b"].value
     ([0.0, 0.5, 0.5, 1.0], 0.75)
     """
-    from assay.checks import check_confidence
-    from assay.inputs import as_proba, encode_labels
-
     confidence = check_confidence(confidence)
     matrix, columns = as_proba(y_proba, labels=labels)
     enc = encode_labels({"y_true": y_true}, labels=columns)

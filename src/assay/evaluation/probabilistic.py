@@ -30,8 +30,8 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
-from assay.errors import InvalidInput
 from assay.checks import check_choice, check_confidence, check_integer, check_number
+from assay.errors import InvalidInput
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inference.means import Range, delta_ratio_interval, normal_mean_interval
 from assay.inference.proportion import proportion_bounds
@@ -44,6 +44,9 @@ from assay.metrics.probabilistic import (
     mean_loss,
     relative_loss,
 )
+from assay.metrics.ranking import first_index, threshold_counts
+from assay.summaries.probabilities import CHUNK as ROW_CHUNK
+from assay.summaries.spill import CHUNK, release
 from assay.summaries.probabilities import (
     LOG_LOSS_EPS,
     ProbabilitySummary,
@@ -69,6 +72,11 @@ __all__ = [
     "quantile_table_of_counts",
     "normal_mean_interval",
     "delta_ratio_interval",
+    "check_bins",
+    "check_clip",
+    "check_strategy",
+    "check_rows",
+    "MAX_CALIBRATION_BINS",
 ]
 
 CalibrationStrategy = Literal["uniform", "quantile"]
@@ -89,12 +97,10 @@ MAX_CALIBRATION_BINS = 10_000
 
 @dataclass(frozen=True)
 class PriorClassifier:
-    """The "classificatore elementare" of seed 002: class frequencies for every instance.
-
+    """The prior classifier of Witten & Frank (ch. 5): class frequencies for every instance.
     ``source`` is ``"given"`` (e.g. the training data's frequencies, passed by the
     caller) or ``"test data"`` (the frequencies of the evaluated instances).
     """
-
     labels: tuple[str, ...]
     probabilities: tuple[float, ...]
     source: PriorSource
@@ -110,11 +116,9 @@ class PriorClassifier:
 @dataclass(frozen=True)
 class CalibrationBin:
     """One bin of a reliability table.
-
     ``mean_predicted`` and ``observed`` are None for an empty bin; ``ci`` is the
     Wilson interval of ``observed``.
     """
-
     low: float
     high: float
     count: int
@@ -136,14 +140,12 @@ class CalibrationBin:
 @dataclass(frozen=True)
 class CalibrationTable:
     """A reliability table: predicted probability against observed frequency, per bin.
-
     ``target`` says what is binned: ``"positive class 'x'"`` (the probability of
     class x against whether the instance is of class x) or ``"top label"`` (the
     largest probability against whether its class is the true one). ``ece`` and
     ``mce`` are the expected and maximum calibration errors over the non-empty
     bins (NaN, shown as null, when there is no instance).
     """
-
     target: str
     strategy: CalibrationStrategy
     bins: tuple[CalibrationBin, ...]
@@ -163,14 +165,12 @@ class CalibrationTable:
 @dataclass(frozen=True)
 class ProbabilisticAnalysis:
     """Losses of probabilistic predictions with their intervals, and calibration.
-
     Every loss is an ``Estimate``: ``value`` None (never a silent number) with a
     ``note`` when it is undefined, e.g. an information loss that is infinite.
     ``infinite_information_loss`` counts the instances that gave probability 0 to
     their true class (with ``clip``, they are among the clipped ones). ``summary``
     keeps the counts to recompute or merge.
     """
-
     n: int
     labels: tuple[str, ...]
     confidence: float
@@ -291,7 +291,6 @@ def _table(
 
 def calibration_table(summary: ProbabilitySummary, *, confidence: float = 0.95) -> CalibrationTable:
     """The reliability table of a summary's equal-width bins on [0, 1].
-
     Bins are (low, high], the first also holding 0, as in
     ``sklearn.calibration.calibration_curve(strategy="uniform")``; unlike it,
     empty bins are kept (with ``count`` 0 and null values).
@@ -310,7 +309,6 @@ def quantile_calibration_table(
     confidence: float = 0.95,
 ) -> CalibrationTable:
     """A reliability table whose bins hold (about) equal numbers of instances.
-
     The edges are the 0, 1/b, ..., 1 quantiles of the binned probabilities
     (``np.percentile``, linear interpolation), exactly as
     ``sklearn.calibration.calibration_curve(strategy="quantile")``. Quantile bins
@@ -332,26 +330,24 @@ def quantile_calibration_table(
 # validation
 
 
-def _check_clip(clip: Any) -> float | None:
+def check_clip(clip: Any) -> float | None:
     if clip is None:
         return None
     return check_number(clip, "clip", low=0.0, high=1.0, low_open=True, high_open=True)
 
 
-def _check_bins(bins: Any) -> int:
+def check_bins(bins: Any) -> int:
     return check_integer(bins, "bins", low=1, high=MAX_CALIBRATION_BINS, what="a whole number of bins")
 
 
-def _check_strategy(strategy: Any) -> CalibrationStrategy:
+def check_strategy(strategy: Any) -> CalibrationStrategy:
     check_choice(strategy, CALIBRATION_STRATEGIES, "strategy")
     return strategy
 
 
-def _check_rows(proba: np.ndarray) -> None:
-    from assay.summaries.probabilities import CHUNK
-
-    for start in range(0, len(proba), CHUNK):  # a chunk at a time: no n-long temporaries
-        sums = proba[start:start + CHUNK].sum(axis=1)
+def check_rows(proba: np.ndarray) -> None:
+    for start in range(0, len(proba), ROW_CHUNK):  # a chunk at a time: no n-long temporaries
+        sums = proba[start:start + ROW_CHUNK].sum(axis=1)
         bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
         if bad.size:
             i = int(bad[0])
@@ -401,7 +397,6 @@ def analyse_summary(
     summary: ProbabilitySummary, *, prior: Any = None, confidence: float = 0.95
 ) -> ProbabilisticAnalysis:
     """Analyse a (possibly merged) summary; the reliability table uses its uniform bins.
-
     Parameters
     ----------
     summary : ProbabilitySummary
@@ -471,7 +466,6 @@ def analyse_probabilities(
     confidence: float = 0.95,
 ) -> ProbabilisticAnalysis:
     """Evaluate probabilistic predictions: losses, relative losses, calibration.
-
     Parameters
     ----------
     proba : ndarray of shape (n, k)
@@ -516,7 +510,7 @@ def analyse_probabilities(
 
     Notes
     -----
-    Losses (seed 002, slides 40-46): quadratic Σ_j (p_j - a_j)², absolute
+    Losses (Witten & Frank, section 5.6): quadratic Σ_j (p_j - a_j)², absolute
     Σ_j |p_j - a_j|, information -log2 p_c bits; ``brier`` and ``log_loss`` are
     scikit-learn 1.9's ``brier_score_loss`` (halved for two classes only) and
     ``log_loss`` (natural log, p clipped to [eps, 1 - eps]). The relative losses
@@ -525,11 +519,11 @@ def analyse_probabilities(
 
     References
     ----------
-    Seed 002, slides 40-46; I. H. Witten, E. Frank, *Data Mining*, section 5.6.
+    I. H. Witten, E. Frank, *Data Mining*, section 5.6.
 
     Examples
     --------
-    Seed 002's definitions by hand: true class 0 predicted with (0.7, 0.2, 0.1),
+    Witten & Frank's definitions by hand: true class 0 predicted with (0.7, 0.2, 0.1),
     true class 1 with (0.2, 0.5, 0.3).
 
     >>> r = analyse_probabilities(np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3]]), np.array([0, 1]),
@@ -558,10 +552,10 @@ def analyse_probabilities(
         raise InvalidInput("no instances to evaluate", field="y_proba")
     codes = codes.astype(np.intp, copy=False)
     if not lazy:
-        _check_rows(p)
-    clip = _check_clip(clip)
-    bins = _check_bins(bins)
-    strategy = _check_strategy(strategy)
+        check_rows(p)
+    clip = check_clip(clip)
+    bins = check_bins(bins)
+    strategy = check_strategy(strategy)
     if positive is not None:
         calibration_class: int | None = labels.index(canonical_label(positive, labels))
     else:
@@ -587,7 +581,6 @@ def analyse_score_counts(
     rows_at_a_time: int = 1 << 20,
 ) -> ProbabilisticAnalysis:
     """The probabilistic analysis of two-class scores in [0, 1] from their per-distinct-score counts.
-
     The scores are the probabilities of the positive class (``summary.labels[1]``).
     Each instance's losses depend only on its score and its class, so each distinct
     score counts once, weighted by its instances (``ProbabilitySummary.from_score_counts``),
@@ -598,11 +591,9 @@ def analyse_score_counts(
     With ``strategy="quantile"`` the reliability table is :func:`quantile_table_of_counts`.
     """
     confidence = check_confidence(confidence)
-    clip = _check_clip(clip)
-    bins = _check_bins(bins)
-    strategy = _check_strategy(strategy)
-    from assay.summaries.spill import CHUNK, release
-
+    clip = check_clip(clip)
+    bins = check_bins(bins)
+    strategy = check_strategy(strategy)
     labels = tuple(summary.labels)  # (negative, positive): positive is class 1
     total: ProbabilitySummary | None = None
     if np.asarray(summary.positives).dtype.kind == "f":  # weights: the instances are regenerated
@@ -634,9 +625,6 @@ def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float 
     a binary search on the cumulative counts (a few entries read); the distinct scores are then binned
     a chunk at a time, each weighted by its instances. Equal to the table of the instances.
     """
-    from assay.metrics.ranking import _first_index, threshold_counts
-    from assay.summaries.spill import CHUNK, release
-
     tc = threshold_counts(summary)
     n = int(tc.n_positive + tc.n_negative)
     q = np.linspace(0.0, 1.0, bins + 1) * 100.0 / 100.0
@@ -648,7 +636,7 @@ def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float 
 
     def smallest(k: int) -> float:  # the k-th smallest score (0-based): the (n - 1 - k)-th largest
         j = n - 1 - k
-        i = _first_index(len(tc.tp), lambda i: float(tc.tp[i] + tc.fp[i]) > j)
+        i = first_index(len(tc.tp), lambda i: float(tc.tp[i] + tc.fp[i]) > j)
         return float(tc.thresholds[i])
 
     a = np.array([smallest(int(k)) for k in below])
@@ -674,12 +662,9 @@ def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float 
 
 def _instances(summary: Any, step: int) -> Any:
     """(scores, class codes) of the instances a score summary counts, at most ``step`` at a time.
-
     The summary is read ``CHUNK`` distinct scores at a time (a summary spilled to disk is never
     read whole), and a score shared by more than ``step`` instances comes in several pieces.
     """
-    from assay.summaries.spill import CHUNK, release
-
     for column, code in ((summary.positives, 1), (summary.negatives, 0)):
         scores_out: list[np.ndarray] = []
         held = 0

@@ -4,48 +4,72 @@ AUC with DeLong's interval (or a bootstrap), average precision and the area
 under the PR curve with Boyd's logit interval, partial AUC, the ROC convex hull,
 the best thresholds (Youden, closest to the ideal corner, least expected cost),
 the operating condition's iso-performance slope and its optimal point, the
-reference classifiers of seed 000, and lift at a depth. The curves themselves
+reference classifiers of Fawcett (2006), and lift at a depth. The curves themselves
 (ROC, PR, lift, the threshold table) are methods, for plotting and export.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
 
-from assay.checks import check_integer, check_number, check_range
+from assay.checks import check_confidence, check_number, check_resamples, check_seed
 from assay.errors import InvalidInput
+from assay.evaluation import display
+from assay.evaluation.costs import Costs, cost_at
 from assay.evaluation.display import Displayable
+from assay.evaluation.operating_points import (
+    MAX_BOOTSTRAP_CURVE_POINTS,
+    WEIGHTED,
+    ConstrainedThreshold,
+    OperatingPoint,
+    constrained,
+    constraint_list,
+    operating_points_of,
+    own_units,
+    rates_of,
+    too_many,
+)
+from assay.evaluation.options import Options, options_from
+from assay.evaluation.thresholds import ThresholdChoice, choice_of
+from assay.evaluation.tidy import to_frame
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inference.proportion import proportion_bounds
-from assay.inference.roc import bootstrap_auc_ci, delong, logit_interval
+from assay.inference.roc import (
+    bootstrap_auc_ci,
+    bootstrap_curve_statistic,
+    bootstrap_operating_points,
+    bootstrap_partial_auc,
+    delong,
+    logit_interval,
+)
 from assay.metrics.confusion import BINARY_METRICS, Cells
 from assay.metrics.ranking import (
     ThresholdCounts,
-    _first_index,
-    best_point,
     counts_at,
+    first_index,
     gains_at,
     lift_points,
+    mcclish,
+    operating_points,
+    partial_auc_focus,
     pr_areas,
     pr_points,
-    roc_point,
+    precision_at,
     roc_points,
     threshold_counts,
 )
 from assay.metrics.roc_space import (
     REFERENCE_CLASSIFIERS,
-    expected_cost,
     inverted,
     iso_performance_slope,
     optimal_point,
     roc_hull,
-    upper_hull,
 )
 from assay.summaries.scores import ScoreCounts
 from assay.summaries.spill import CHUNK, gather, release
@@ -54,16 +78,12 @@ PICTURE_POINTS = 20_000
 """Distinct thresholds kept for the pictures of a summary spilled to disk (a few pixels' worth each)."""
 
 
-
 __all__ = [
     "AUCInterval",
-    "CombinedHull",
     "Costs",
-    "HullVertex",
     "RankingAnalysis",
     "ThresholdChoice",
     "analyse_scores",
-    "combined_hull",
     "cost_at",
     "CURVE_OPTIONS",
     "check_curve_options",
@@ -73,110 +93,8 @@ AUCInterval = Literal["delong", "bootstrap"]
 
 
 @dataclass(frozen=True)
-class Costs:
-    """Costs of the four outcomes (by default a false positive and a false negative cost 1)."""
-
-    fp: float = 1.0
-    fn: float = 1.0
-    tp: float = 0.0
-    tn: float = 0.0
-
-    def to_dict(self) -> dict[str, float]:
-        return {"fp": self.fp, "fn": self.fn, "tp": self.tp, "tn": self.tn}
-
-    @property
-    def is_default(self) -> bool:
-        return self == Costs()
-
-
-def cost_at(costs: Costs, prevalence: float, fpr: Any, tpr: Any) -> np.ndarray:
-    """The expected cost per instance at ROC points (``expected_cost`` of :mod:`assay.metrics.roc_space`) in a
-    scale that cannot overflow: the costs divided by the power of two at or above the largest of them (exact),
-    the result multiplied back. Bit for bit the plain formula where that does not overflow; finite for any
-    finite costs (a mean of costs is no larger than the largest)."""
-    e = _cost_exponent(costs)
-    scaled = np.ldexp(expected_cost(fpr, tpr, prevalence=prevalence, cost_fp=math.ldexp(costs.fp, -e),
-                                    cost_fn=math.ldexp(costs.fn, -e), cost_tp=math.ldexp(costs.tp, -e),
-                                    cost_tn=math.ldexp(costs.tn, -e)), e)
-    return np.asarray(scaled, dtype=np.float64)
-
-
-def _cost_exponent(costs: Costs) -> int:
-    largest = max(abs(costs.fp), abs(costs.fn), abs(costs.tp), abs(costs.tn))
-    return math.frexp(largest)[1] if largest > 0 else 0
-
-
-@dataclass(frozen=True)
-class ThresholdChoice:
-    """A threshold chosen by a criterion, and where it puts the classifier."""
-
-    criterion: str
-    threshold: float
-    fpr: float
-    tpr: float
-    value: float
-    ties: int = 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"threshold": finite_or_none(self.threshold), "fpr": self.fpr, "tpr": self.tpr,
-                "value": finite_or_none(self.value), "ties": self.ties, "criterion": self.criterion}
-
-
-@dataclass(frozen=True)
-class OperatingPoint:
-    """The sensitivity at a given specificity (or the specificity at a given sensitivity), read off the
-    ROC curve with linear interpolation between its points, as pROC's ``coords``; its interval is a
-    stratified bootstrap, as pROC's ``ci.se`` (``ci.sp``). ``threshold`` is the score at which the
-    classifier reaches the target on the curve itself (the lowest threshold whose specificity is at
-    least the target; the highest whose sensitivity is), and ``at_threshold`` its rates there."""
-
-    given: str  # "specificity" or "sensitivity"
-    target: float
-    value: Estimate  # the other rate
-    threshold: float
-    at_threshold: dict[str, float]
-    exact: bool
-
-    @property
-    def reads(self) -> str:
-        return "sensitivity" if self.given == "specificity" else "specificity"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"given": self.given, self.given: self.target, self.reads: self.value.to_dict(),
-                "threshold": finite_or_none(self.threshold), "at_threshold": dict(self.at_threshold),
-                "interpolated": not self.exact,
-                "method": "read off the ROC curve, linear interpolation between its points (as pROC's coords); "
-                          "stratified bootstrap percentile interval (as pROC's ci.se and ci.sp)"}
-
-
-CONSTRAINED_RATES = {"precision": "recall", "ppv": "recall", "fpr": "recall", "specificity": "recall",
-                     "recall": "specificity", "sensitivity": "specificity", "tpr": "specificity",
-                     "npv": "specificity"}
-"""The rates a constraint may bound, and the rate then maximised: a bound on precision or on the false
-positives maximises recall; a bound on recall maximises specificity."""
-
-
-@dataclass(frozen=True)
-class ConstrainedThreshold:
-    """The best threshold under a constraint ("precision>=0.8": the largest recall among the thresholds whose
-    precision is at least 0.8), its rates with their intervals (Wilson, at that threshold; chosen on the same
-    data, so optimistic)."""
-
-    constraint: str
-    maximized: str
-    threshold: float
-    rates: dict[str, Estimate]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"constraint": self.constraint, "maximized": self.maximized, "threshold": finite_or_none(self.threshold),
-                "rates": {k: e.to_dict() for k, e in self.rates.items()},
-                "note": "chosen on these same data: the rates at it are optimistic"}
-
-
-@dataclass(frozen=True)
 class RankingAnalysis(Displayable):
     """The ranking part of an evaluation (JSON ``ranking``)."""
-
     summary: ScoreCounts
     confidence: float
     roc_auc: Estimate
@@ -215,15 +133,12 @@ class RankingAnalysis(Displayable):
         sensitivity read off the curve and its stratified bootstrap interval, as pROC's ``ci.se`` over
         ``specificities``. Returns ``specificity``, ``sensitivity``, ``low``, ``high`` (lists), the
         confidence and the method; ``fpr`` is 1 - specificity, to draw it on the curve."""
-        from assay.checks import check_confidence, check_resamples, check_seed
-        from assay.inference.roc import bootstrap_operating_points
-        from assay.metrics.ranking import operating_points
 
         if np.asarray(self.summary.positives).dtype.kind == "f":
             raise InvalidInput("a confidence band needs counts: the sample weights are not whole numbers",
                                field="sample_weight")
         level = self.confidence if confidence is None else check_confidence(confidence)
-        grid = np.linspace(0.0, 1.0, 51) if specificities is None else _targets(specificities, "specificities")
+        grid = np.linspace(0.0, 1.0, 51) if specificities is None else rates_of(specificities, "specificities")
         tc = self.counts
         tp = np.concatenate(([0], np.asarray(tc.tp)))
         fp = np.concatenate(([0], np.asarray(tc.fp)))
@@ -262,7 +177,7 @@ class RankingAnalysis(Displayable):
         chosen = [c.threshold for c in self.best.values()] + [self.optimal.threshold] + \
             ([self.operating_point.threshold] if self.operating_point is not None else [])
         # a chosen threshold's entry: the last of the distinct scores at or above it (a binary search on disk)
-        keep.append(np.array([_first_index(m, lambda j, t=t: not tc.thresholds[j] >= t) - 1
+        keep.append(np.array([first_index(m, lambda j, t=t: not tc.thresholds[j] >= t) - 1
                               for t in chosen if math.isfinite(t)], dtype=np.int64))
         ends = np.unique(np.concatenate(keep))
         ends = ends[ends >= 0]
@@ -378,16 +293,11 @@ class RankingAnalysis(Displayable):
 
     def to_frame(self) -> Any:
         """The estimates (AUC, Gini, average precision, PR AUC, lift) as a tidy pandas DataFrame."""
-        from assay.evaluation.tidy import to_frame
-
         return to_frame(self)
 
     def __str__(self) -> str:
         """The text report of the ranking (``print(r)``), as ``print`` gives an Evaluation's."""
-        from assay.report.document import ranking_document
-        from assay.report.text import render_blocks_text
-
-        return render_blocks_text(ranking_document(self), color=False)
+        return display.text(self)
 
     def __repr__(self) -> str:
         e = self.roc_auc
@@ -471,13 +381,6 @@ def _curve_prevalence(prevalence: Any) -> float | None:
                         what="a share strictly between 0 and 1")
 
 
-def choice_of(criterion: str, tc: ThresholdCounts, objective: Any, *, best: Literal["max", "min"]) -> ThresholdChoice:
-    """The first ROC point that is best for ``objective(fpr, tpr)``, and how many tie with it (to 1e-12)."""
-    i, value, hits = best_point(tc, objective, best=best)
-    threshold, fpr, tpr = roc_point(tc, i)
-    return ThresholdChoice(criterion, threshold, fpr, tpr, value, hits)
-
-
 def _check_thresholds(values: Any) -> np.ndarray:
     """Thresholds asked for: a 1-d array of numbers, none NaN (an infinity is a legal threshold)."""
     try:
@@ -507,25 +410,14 @@ def _why_no_spread(sc: ScoreCounts, auc: float) -> str:
 
 def analyse_scores(
     sc: ScoreCounts,
+    options: Options | None = None,
     *,
-    confidence: float = 0.95,
-    auc_interval: AUCInterval = "delong",
-    bootstrap: BootstrapSettings = BootstrapSettings(),
     threshold: float | None = None,
-    costs: Costs = Costs(),
-    deployment_prevalence: float | None = None,
-    fpr_range: tuple[float, float] | None = None,
-    lift_depth: float = 0.1,
-    roc_bins: int | None = None,
-    at_specificity: Any = (),
-    at_sensitivity: Any = (),
-    roc_band: bool = False,
-    sensitivity_range: tuple[float, float] | None = None,
-    constraints: Any = (),
+    costs: Costs | None = None,
     direction: str = "higher",
+    **keywords: Any,
 ) -> RankingAnalysis:
     """Analyse the scores of a two-class classifier (inputs validated: both classes present).
-
     With ``roc_bins``, everything is computed on the binned counts
     (:meth:`ScoreCounts.binned`, as Spark's ``numBins``) and is approximate: the
     result says so, with the bound on the AUC's error, ½ Σ_b P_b N_b / (P N) over the
@@ -534,47 +426,33 @@ def analyse_scores(
     Parameters
     ----------
     sc : ScoreCounts
-    confidence : float
-    auc_interval : {"delong", "bootstrap"}
-        DeLong's interval (default) or a stratified percentile bootstrap.
-    bootstrap : BootstrapSettings
+    options : Options, optional
+        The options of the evaluation (:class:`assay.evaluation.options.Options`; keywords named as its
+        fields build or change it): the confidence, the AUC's interval and the bootstrap, the deployment
+        ``prevalence`` (default: the test data's, for expected costs and the iso-performance slope), the
+        partial AUC's ``fpr_range`` and ``sensitivity_range`` (raw and standardised, McClish, with bootstrap
+        intervals), ``lift_depth``, the operating points ``at_specificity`` and ``at_sensitivity``,
+        ``constraints`` (best thresholds under constraints such as ``"precision>=0.8"``), ``roc_band`` and
+        ``roc_bins``.
     threshold : float, optional
-        The threshold used for the confusion matrix, to place it in ROC space.
-    costs : Costs
-        Costs of the outcomes, for the least-cost threshold and the
-        iso-performance slope.
-    deployment_prevalence : float, optional
-        The share of positives where the classifier will be used (default: the
-        test data's), for expected costs and the iso-performance slope.
-    fpr_range : (float, float), optional
-        Report the partial AUC over this FPR range (pROC's ``partial.auc`` over the specificities
-        1 - high to 1 - low), raw and standardised (McClish), with bootstrap intervals.
+        The threshold used for the confusion matrix (in the summary's units), to place it in ROC space.
+    costs : Costs, optional
+        Costs of the outcomes, for the least-cost threshold and the iso-performance slope (default:
+        ``options.costs``, else each error costs 1; a two-class cost matrix's cells are given here).
     direction : {"higher", "lower"}
         "lower": ``sc`` summarises the negated scores (lower scores mean the positive class), and
         every threshold is given and shown in the scores' own units (positive iff score <= it).
-    constraints : sequence of str, optional
-        Best thresholds under constraints, e.g. ``"precision>=0.8"`` (the largest recall with
-        precision at least 0.8), ``"fpr<=0.05"`` (the largest recall), ``"recall>=0.9"`` (the
-        largest specificity): :class:`ConstrainedThreshold`. A constraint that no threshold meets
-        is an error.
-    sensitivity_range : (float, float), optional
-        Likewise over this range of sensitivities (pROC's ``partial.auc.focus = "sensitivity"``).
-    lift_depth : float, default 0.1
-        The share of top-scored instances at which lift is reported.
-    at_specificity, at_sensitivity : sequence of float
-        Report the sensitivity at each of these specificities, and the specificity at each of
-        these sensitivities, with intervals (:class:`OperatingPoint`).
-    roc_band : bool, default False
-        Also compute the ROC confidence band (:meth:`RankingAnalysis.roc_band`) with ``bootstrap``.
     """
-    if fpr_range is not None:
-        fpr_range = check_range(fpr_range, "fpr_range")
-    if sensitivity_range is not None:
-        sensitivity_range = check_range(sensitivity_range, "sensitivity_range")
-    lift_depth = check_number(lift_depth, "lift_depth", low=0.0, high=1.0, low_open=True, what="in (0, 1]")
+    options = options_from(options, keywords)
+    costs = options.threshold_costs if costs is None else costs
+    confidence, bootstrap, auc_interval = options.confidence, options.settings, options.auc_interval
+    deployment_prevalence, fpr_range, sensitivity_range = options.prevalence, options.fpr_range, \
+        options.sensitivity_range
+    lift_depth, roc_bins, constraints, roc_band = options.lift_depth, options.roc_bins, options.constraints, \
+        options.roc_band
+    at_specificity, at_sensitivity = options.at_specificity, options.at_sensitivity
     approximation = None
     if roc_bins is not None:
-        roc_bins = check_integer(roc_bins, "roc_bins", low=2, high=10_000_000)
         exact_thresholds = len(sc)
         sc = sc.binned(roc_bins)
         pairs = float(np.dot(np.asarray(sc.positives, dtype=np.float64), np.asarray(sc.negatives, dtype=np.float64)))
@@ -646,7 +524,7 @@ def analyse_scores(
     if opt.tied_with is not None:
         notes.append(
             f"the iso-performance line lies along a hull edge: every mix of the thresholds "
-            f"{_unit(hth[opt.index], direction):g} and {_unit(hth[opt.tied_with], direction):g} is equally good"
+            f"{own_units(hth[opt.index], direction):g} and {own_units(hth[opt.tied_with], direction):g} is equally good"
         )
 
     operating = None
@@ -673,12 +551,12 @@ def analyse_scores(
                         "shown, and every curve, interval and threshold comes from the binned counts")
         roc_auc = replace(roc_auc, method=f"{roc_auc.method} (binned, approximate)" if roc_auc.method else None)
 
-    points = _operating_points(sc, tc, at_specificity, at_sensitivity, confidence, bootstrap, weighted)
+    points = operating_points_of(sc, tc, at_specificity, at_sensitivity, confidence, bootstrap, weighted)
     result = RankingAnalysis(
         operating_points=points,
         summary=sc, confidence=confidence, roc_auc=roc_auc, gini=gini, average_precision=ap_est, pr_auc=pr_est,
         partial_auc=partial, partial_auc_sensitivity=partial_se, pr_at_prevalence=pr_at, hull_index=hull_index,
-        constrained=tuple(_constrained(tc, c, confidence, weighted) for c in _constraint_list(constraints)),
+        constrained=tuple(constrained(tc, c, confidence, weighted) for c in constraint_list(constraints)),
         best={"youden": youden, "closest_to_corner": corner,
                                                           "min_expected_cost": cheapest},
         costs=costs, deployment_prevalence=pi, prevalence_source=source, slope=slope, optimal=optimal,
@@ -704,75 +582,10 @@ def analyse_scores(
     return result
 
 
-MAX_BOOTSTRAP_CURVE_POINTS = 500_000_000
-"""The most curve points (distinct scores x resamples) that the bootstraps of a partial AUC and of operating
-points redraw; beyond, they give no interval and say why (fewer resamples, or --roc-bins, make it possible)."""
-
-
-def _too_many(points: int, resamples: int) -> str:
-    return (f"no interval: {resamples:,} bootstrap resamples of {points:,} distinct scores exceed "
-            f"{MAX_BOOTSTRAP_CURVE_POINTS:,} curve points; fewer resamples (--bootstrap) or --roc-bins make it "
-            "possible")
-
-
-def _unit(threshold: float, direction: str) -> float:
-    """A threshold of the summary in the scores' own units."""
-    return -threshold if direction == "lower" else threshold
-
-
-def _constraint_list(constraints: Any) -> list[str]:
-    if constraints is None:
-        return []
-    if isinstance(constraints, str):
-        return [constraints]
-    return [str(c) for c in constraints]
-
-
-def _constrained(tc: ThresholdCounts, text: str, confidence: float, weighted: bool) -> ConstrainedThreshold:
-    """The best threshold under one constraint, as :class:`ConstrainedThreshold` describes it."""
-    import re
-
-    match = re.fullmatch(r"\s*([a-z]+)\s*(>=|<=)\s*([-+0-9.eE]+)\s*", text.lower())
-    if not match or match.group(1) not in CONSTRAINED_RATES:
-        raise InvalidInput(f"{text!r} is not a constraint such as precision>=0.8, fpr<=0.05 or recall>=0.9 (rates: "
-                           f"{', '.join(CONSTRAINED_RATES)})", field="constraints")
-    name, op = match.group(1), match.group(2)
-    bound = check_number(float(match.group(3)), "constraints", low=0.0, high=1.0, what="a rate within [0, 1]")
-    tp = np.asarray(tc.tp, dtype=np.float64)
-    fp = np.asarray(tc.fp, dtype=np.float64)
-    n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rates = {"recall": tp / n_pos, "specificity": 1.0 - fp / n_neg, "fpr": fp / n_neg,
-                 "precision": tp / (tp + fp), "npv": (n_neg - fp) / (n_neg - fp + n_pos - tp)}
-    rates["sensitivity"] = rates["tpr"] = rates["recall"]
-    rates["ppv"] = rates["precision"]
-    values = rates[name]
-    met = values >= bound - 1e-12 if op == ">=" else values <= bound + 1e-12
-    met &= np.isfinite(values)
-    if not met.any():
-        raise InvalidInput(f"no threshold meets {name} {op} {bound:g}", field="constraints")
-    maximized = CONSTRAINED_RATES[name]
-    objective = np.where(met, rates[maximized], -np.inf)
-    i = int(np.argmax(objective))  # the first, highest threshold among ties
-    counts = {"recall": (tp[i], n_pos), "specificity": (n_neg - fp[i], n_neg), "precision": (tp[i], tp[i] + fp[i])}
-    out: dict[str, Estimate] = {}
-    for key, (k, n) in counts.items():
-        if n <= 0:
-            out[key] = Estimate.undefined("nothing predicted positive at this threshold")
-        elif weighted:
-            out[key] = Estimate(k / n, None, None, WEIGHTED)
-        else:
-            low, high = proportion_bounds(int(round(k)), int(round(n)), confidence=confidence, method="wilson")
-            out[key] = Estimate(k / n, ConfidenceInterval(float(low), float(high)), "wilson")
-    return ConstrainedThreshold(f"{name} {op} {bound:g}", maximized, float(tc.thresholds[i]), out)
-
-
 def _pr_at_prevalence(sc: ScoreCounts, tc: ThresholdCounts, prevalence: float, confidence: float,
                       bootstrap: BootstrapSettings, weighted: bool) -> dict[str, Any]:
     """Average precision and the PR area where the classifier will be used: the precision of each threshold's
     rates at that prevalence (Bayes' rule), with stratified bootstrap intervals."""
-    from assay.inference.roc import bootstrap_curve_statistic
-    from assay.metrics.ranking import precision_at
 
     ap, trapezoid = pr_areas(tc, prevalence)
 
@@ -790,7 +603,7 @@ def _pr_at_prevalence(sc: ScoreCounts, tc: ThresholdCounts, prevalence: float, c
         if weighted:
             estimates[key] = Estimate(value, None, None, WEIGHTED)
         elif len(sc) * bootstrap.resamples > MAX_BOOTSTRAP_CURVE_POINTS:
-            estimates[key] = Estimate(value, None, None, _too_many(len(sc), bootstrap.resamples))
+            estimates[key] = Estimate(value, None, None, too_many(len(sc), bootstrap.resamples))
         else:
             ci = bootstrap_curve_statistic(sc, lambda tp, fp, p, n, w=which: areas(tp, fp, p, n, w),
                                            confidence=confidence, settings=bootstrap)
@@ -806,8 +619,6 @@ def _partial(sc: ScoreCounts, tc: ThresholdCounts, bounds: tuple[float, float], 
              bootstrap: BootstrapSettings, weighted: bool) -> dict[str, Any]:
     """The partial AUC over an FPR or sensitivity range: raw, standardised (McClish), with stratified
     bootstrap intervals (DeLong's is for the whole area; pROC, too, bootstraps a partial one)."""
-    from assay.inference.roc import bootstrap_partial_auc
-    from assay.metrics.ranking import mcclish, partial_auc_focus
 
     low, high = bounds
     area = partial_auc_focus(tc, low, high, focus)
@@ -824,7 +635,7 @@ def _partial(sc: ScoreCounts, tc: ThresholdCounts, bounds: tuple[float, float], 
     if weighted:
         notes.append(WEIGHTED)
     elif len(sc) * bootstrap.resamples > MAX_BOOTSTRAP_CURVE_POINTS:
-        notes.append(_too_many(len(sc), bootstrap.resamples))
+        notes.append(too_many(len(sc), bootstrap.resamples))
     else:
         ci, std_ci, share = bootstrap_partial_auc(sc, low, high, focus=focus, confidence=confidence,
                                                   settings=bootstrap)
@@ -837,56 +648,6 @@ def _partial(sc: ScoreCounts, tc: ThresholdCounts, bounds: tuple[float, float], 
     return out
 
 
-def _targets(values: Any, field: str) -> np.ndarray:
-    if values is None:
-        return np.empty(0)
-    if isinstance(values, (int, float)):
-        values = [values]
-    return np.array([check_number(v, field, low=0.0, high=1.0, what="a rate within [0, 1]") for v in values],
-                    dtype=np.float64)
-
-
-def _operating_points(sc: ScoreCounts, tc: ThresholdCounts, at_specificity: Any, at_sensitivity: Any,
-                      confidence: float, bootstrap: BootstrapSettings, weighted: bool) -> tuple[OperatingPoint, ...]:
-    from assay.inference.roc import bootstrap_operating_points
-    from assay.metrics.ranking import operating_points
-
-    out: list[OperatingPoint] = []
-    for given, targets in (("specificity", _targets(at_specificity, "at_specificity")),
-                           ("sensitivity", _targets(at_sensitivity, "at_sensitivity"))):
-        if targets.size == 0:
-            continue
-        tp = np.concatenate(([0], np.asarray(tc.tp)))
-        fp = np.concatenate(([0], np.asarray(tc.fp)))
-        values, exact = operating_points(tp, fp, tc.n_positive, tc.n_negative, targets, given=given)
-        sens = tp / float(tc.n_positive)
-        spec = (float(tc.n_negative) - fp) / float(tc.n_negative)
-        if given == "specificity":  # the lowest threshold that keeps the specificity
-            reach = np.clip(np.searchsorted(-spec, -targets, side="right") - 1, 0, len(tp) - 1)
-        else:  # the highest threshold that reaches the sensitivity
-            reach = np.clip(np.searchsorted(sens, targets, side="left"), 0, len(tp) - 1)
-        thresholds = np.concatenate(([np.inf], np.asarray(tc.thresholds)))
-        note = WEIGHTED if weighted else _too_many(len(sc), bootstrap.resamples) \
-            if len(sc) * bootstrap.resamples > MAX_BOOTSTRAP_CURVE_POINTS else None
-        if note is not None:
-            intervals: list[Any] = [None] * len(targets)
-        else:
-            intervals = bootstrap_operating_points(sc, targets, given=given, confidence=confidence,
-                                                   settings=bootstrap)
-        for k, target in enumerate(targets):
-            value = float(values[0, k])
-            estimate = Estimate(value, intervals[k], None if note else "bootstrap-percentile", note)
-            r = int(reach[k])
-            out.append(OperatingPoint(given, float(target), estimate, float(thresholds[r]),
-                                      {"sensitivity": float(sens[r]), "specificity": float(spec[r])},
-                                      bool(exact[0, k] >= 0)))
-    return tuple(out)
-
-
-WEIGHTED = "no interval: the sample weights are not counts"
-"""The note of an estimate from weights that are not whole numbers."""
-
-
 def _logit_estimate(value: float, n_pos: float, confidence: float) -> Estimate:
     ci = logit_interval(value, n_pos, confidence=confidence)
     if ci is None:
@@ -894,133 +655,3 @@ def _logit_estimate(value: float, n_pos: float, confidence: float) -> Estimate:
     return Estimate(value, ci, "logit")
 
 
-def _curve_counts(name: Any, r: Any) -> ThresholdCounts:
-    """The ROC points of a ranking, or the single point of a discrete two-class classifier."""
-    if isinstance(r, RankingAnalysis):
-        return threshold_counts(r.summary)
-    ranking = getattr(r, "ranking", None)
-    if isinstance(ranking, RankingAnalysis):
-        return threshold_counts(ranking.summary)
-    confusion = getattr(r, "confusion", None)
-    positive = getattr(r, "positive", None)
-    if confusion is None or positive is None:
-        raise InvalidInput(f"{name!r} is a {type(r).__name__}, not the result of assay.rank() or of assay.evaluate() "
-                           "on two classes", field="rankings")
-    p = confusion.labels.index(positive)
-    counts = confusion.counts
-    tp, fn, fp, tn = counts[p, p], counts[p, 1 - p], counts[1 - p, p], counts[1 - p, 1 - p]
-    return ThresholdCounts(np.array([np.nan]), np.array([tp]), np.array([fp]), tp + fn, fp + tn)
-
-
-@dataclass(frozen=True)
-class HullVertex:
-    """A vertex of a combined ROC hull: which classifier, at which threshold."""
-
-    classifier: str
-    threshold: float
-    fpr: float
-    tpr: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"classifier": self.classifier, "threshold": finite_or_none(self.threshold), "fpr": self.fpr,
-                "tpr": self.tpr}
-
-
-@dataclass(frozen=True)
-class CombinedHull:
-    """The ROC convex hull of several classifiers' curves (seeds 002, 003).
-
-    Only classifiers with a vertex on the hull can be optimal under some
-    operating condition; any point on an edge is reached by mixing its two ends
-    at random (``assay.metrics.roc_space.mix``).
-    """
-
-    vertices: tuple[HullVertex, ...]
-    classifiers: tuple[str, ...]
-
-    @property
-    def potentially_optimal(self) -> tuple[str, ...]:
-        """The classifiers with at least one vertex on the hull (the others can be discarded)."""
-        on = {v.classifier for v in self.vertices if v.classifier}
-        return tuple(c for c in self.classifiers if c in on)
-
-    def optimal(self, slope: float) -> tuple[HullVertex, HullVertex | None]:
-        """The vertex an iso-performance line of this slope touches first, and a tied one."""
-        fpr = np.array([v.fpr for v in self.vertices])
-        tpr = np.array([v.tpr for v in self.vertices])
-        point = optimal_point(fpr, tpr, slope)
-        tied = self.vertices[point.tied_with] if point.tied_with is not None else None
-        return self.vertices[point.index], tied
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"vertices": [v.to_dict() for v in self.vertices],
-                "potentially_optimal": list(self.potentially_optimal)}
-
-
-def combined_hull(rankings: dict[str, Any]) -> CombinedHull:
-    """The convex hull of several classifiers' ROC curves, each vertex with its origin.
-
-    A classifier is its ranking (``assay.rank``, or an ``assay.evaluate`` result with scores), or a
-    discrete classifier (an ``assay.evaluate`` result of predicted labels, two classes): one point in
-    ROC space, whose threshold is NaN.
-
-    When every classifier was scored on data with the same numbers of positives
-    and negatives (the same test set), the hull is computed exactly on counts;
-    otherwise on rates. The corners (0, 0) and (1, 1) belong to every curve
-    (predict nothing or everything) and are attributed to no classifier.
-
-    Examples
-    --------
-    A finds two of three positives with no false alarm; B finds all three at
-    the cost of one: each is on the hull, and the condition picks one.
-
-    >>> from assay import rank
-    >>> a = rank([1, 1, 0, 0, 1, 0], y_score=[0.9, 0.8, 0.7, 0.6, 0.3, 0.2])
-    >>> b = rank([1, 1, 0, 0, 1, 0], y_score=[0.5, 0.6, 0.1, 0.7, 0.8, 0.2])
-    >>> hull = combined_hull({"A": a, "B": b})
-    >>> [(v.classifier, round(v.fpr, 2), round(v.tpr, 2)) for v in hull.vertices]
-    [('', 0.0, 0.0), ('A', 0.0, 0.67), ('B', 0.33, 1.0), ('', 1.0, 1.0)]
-    >>> hull.optimal(10.0)[0].classifier, hull.optimal(0.1)[0].classifier
-    ('A', 'B')
-    """
-    if not isinstance(rankings, Mapping) or not rankings:
-        raise InvalidInput("expected a mapping of names to rank() results, e.g. {'A': rank(...), 'B': rank(...)}",
-                           field="rankings")
-    counts = []
-    for name, r in rankings.items():
-        counts.append(_curve_counts(name, r))
-    names = [str(name) for name in rankings]
-    same = len({(float(c.n_positive), float(c.n_negative)) for c in counts}) == 1
-    xs, ys, owner, thresholds = [], [], [], []
-    for name, tc in zip(names, counts, strict=True):
-        if same:
-            xs.append(np.asarray(tc.fp)), ys.append(np.asarray(tc.tp))
-        else:
-            xs.append(tc.fp / tc.n_negative), ys.append(tc.tp / tc.n_positive)
-        owner.append(np.full(len(tc.fp), names.index(name)))
-        thresholds.append(tc.thresholds)
-    total_x = counts[0].n_negative if same else 1.0
-    total_y = counts[0].n_positive if same else 1.0
-    x = np.concatenate(xs)
-    y = np.concatenate(ys)
-    who = np.concatenate(owner)
-    th = np.concatenate(thresholds)
-    order = np.lexsort((-y, x))  # by x, and the highest y first at each x
-    x, y, who, th = x[order], y[order], who[order], th[order]
-    first = np.concatenate(([True], x[1:] != x[:-1]))  # only the top point at each x can be a vertex
-    x, y, who, th = x[first], y[first], who[first], th[first]
-    keep = y >= np.maximum.accumulate(y)  # a point lower than one to its left is below the hull
-    # the corners belong to every classifier (predict nothing, predict everything): discrete ones too
-    x = np.concatenate(([0], x[keep], [total_x]))
-    y = np.concatenate(([0], y[keep], [total_y]))
-    who = np.concatenate(([-1], who[keep], [-1]))
-    th = np.concatenate(([np.inf], th[keep], [-np.inf]))
-    hull = upper_hull(x, y, tolerance=0.0 if same else 1e-12)
-    vertices = []
-    for xv, yv, w, t in zip(x[hull], y[hull], who[hull], th[hull], strict=True):
-        fpr, tpr = float(xv / total_x), float(yv / total_y)
-        corner = (fpr, tpr) in ((0.0, 0.0), (1.0, 1.0))
-        vertices.append(HullVertex("" if corner else names[w], float(t) if not corner else
-                                   (np.inf if fpr == 0.0 else -np.inf), fpr, tpr))
-    vertices = tuple(vertices)
-    return CombinedHull(vertices, tuple(names))

@@ -1,7 +1,7 @@
 """``evaluate_regression``: numeric predictions in, every error with its interval out.
 
 The point values come from one :class:`~assay.summaries.regression.RegressionSummary`
-through the formulas of :mod:`assay.metrics.regression` (seed 002, slides 47-52).
+through the formulas of :mod:`assay.metrics.regression` (Witten & Frank, ch. 5).
 The intervals come from one percentile bootstrap over the instances, shared by all
 metrics, seeded and reproducible.
 
@@ -26,9 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from assay.errors import InvalidInput
-from assay.inference.bootstrap import MIN_DEFINED, BootstrapInterval, BootstrapSettings
 from assay.checks import check_confidence, check_resamples, check_seed
+from assay.errors import InvalidInput
+from assay.evaluation import display
+from assay.evaluation.prepared import MAX_REPEATED, check_weights
+from assay.evaluation.tidy import to_frame
+from assay.inference.bootstrap import MIN_DEFINED, BootstrapInterval, BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inputs import as_scores
 from assay.metrics.regression import METRIC_TITLES, REGRESSION_METRICS, RegressionSums
@@ -91,27 +94,18 @@ class RegressionEvaluation:
     def plot_predicted_actual(self, ax: Any = None) -> Any:
         """Predicted against actual values, with the identity line p = a (a new figure's Axes when ``ax`` is
         None)."""
-        from assay.report.regression_plots import plot_predicted_actual
-
-        return plot_predicted_actual(self, ax)
+        return display.plot(self, "predicted_actual", ax)
 
     def plot_residuals(self, ax: Any = None) -> Any:
         """Residuals p − a against the predicted values, with the zero line."""
-        from assay.report.regression_plots import plot_residuals
-
-        return plot_residuals(self, ax)
+        return display.plot(self, "residuals", ax)
 
     def _repr_html_(self) -> str:
-        from assay.report.html import render_fragment
-
-        return render_fragment(self)
+        return display.fragment(self)
 
     def __str__(self) -> str:
         """The text report of ``assay report --task regression`` (``print(r)``)."""
-        from assay.report.document import regression_document
-        from assay.report.text import render_blocks_text
-
-        return render_blocks_text(regression_document(self), color=False)
+        return display.text(self)
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={self.metrics[name].value:.4g}" for name in ("rmse", "mae")
@@ -140,8 +134,6 @@ class RegressionEvaluation:
     def to_frame(self) -> Any:
         """Every error with its interval as a tidy pandas DataFrame (section, metric, group, value, low,
         high, method, note)."""
-        from assay.evaluation.tidy import to_frame
-
         return to_frame(self)
 
     def to_dict(self) -> dict[str, Any]:
@@ -183,7 +175,7 @@ def evaluate_regression(
     seed: int = 0,
     sample_weight: Any = None,
 ) -> RegressionEvaluation:
-    """Evaluate numeric predictions: every error of seed 002 with a bootstrap interval.
+    """Evaluate numeric predictions: every error of Witten & Frank (ch. 5) with a bootstrap interval.
 
     Parameters
     ----------
@@ -241,7 +233,7 @@ def evaluate_regression(
 
     References
     ----------
-    Seed 002, slides 47-52; I. H. Witten and E. Frank, *Data Mining*, section 5.8;
+    I. H. Witten and E. Frank, *Data Mining*, section 5.8;
     B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap* (1993), ch. 13.
 
     Examples
@@ -264,8 +256,6 @@ def evaluate_regression(
     if len(p) != len(a):
         raise InvalidInput(f"has {len(p)} values but y_true has {len(a)}", field="y_pred")
     if sample_weight is not None:
-        from assay.evaluation.evaluate import MAX_REPEATED, check_weights
-
         w = check_weights(sample_weight, len(a))
         if not bool(np.all(w == np.floor(w))):
             row = int(np.flatnonzero(w != np.floor(w))[0])

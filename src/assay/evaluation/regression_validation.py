@@ -28,8 +28,24 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
+from assay.evaluation import display
 from assay.evaluation.regression import RegressionEvaluation, evaluate_regression
+from assay.inference.distributions import t_quantile
 from assay.inference.estimate import finite_or_none
+from assay.inference.multiple import ADJUSTMENT_TITLES
+from assay.inference.multiple import adjust as adjust_pvalues
+from assay.inference.resampled import corrected_resampled_t, paired_t
+from assay.protocols.estimates import FOLD_METRICS, regression_estimate, regression_fold_metrics
+from assay.protocols.features import (
+    REGRESSION_DATASETS,
+    features_from_columns,
+    features_from_dataset,
+    holds_fractions,
+    numeric_values,
+)
+from assay.protocols.learners import learner_title, model_name
+from assay.protocols.run import refit_all, run_protocol
+from assay.protocols.splits import regression_splits, splitter_splits
 
 __all__ = ["Task", "TASKS", "RegressionModelValidation", "RegressionValidation", "regression_reason",
            "prediction_task", "validate_regression", "named_specs", "MANY_VALUES", "FEW_EXACT"]
@@ -131,16 +147,11 @@ class RegressionValidation:
         return self.models[model]
 
     def _repr_html_(self) -> str:
-        from assay.report.html import render_fragment
-
-        return render_fragment(self)
+        return display.fragment(self)
 
     def __str__(self) -> str:
         """The text report of ``assay validate`` on a numeric target (``print(v)``)."""
-        from assay.report.text import render_blocks_text
-        from assay.report.validation import regression_validation_document
-
-        return render_blocks_text(regression_validation_document(self), color=False)
+        return display.text(self)
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name!r}: {m.report.metrics['rmse'].value:.4g}" for name, m in self.models.items()
@@ -160,8 +171,6 @@ def regression_reason(task: str, *, dataset: str | None, target_values: Any, reg
     InvalidInput
         On an unknown ``task``, or ``task="classification"`` with a numeric bundled data set.
     """
-    from assay.protocols.features import REGRESSION_DATASETS, holds_fractions
-
     if task not in TASKS:
         raise InvalidInput(f"expected one of {list(TASKS)}, got {task!r}", field="task")
     if dataset is not None and dataset in REGRESSION_DATASETS:
@@ -183,8 +192,6 @@ def regression_reason(task: str, *, dataset: str | None, target_values: Any, reg
 
 def _many_numbers(values: Any) -> bool:
     """Whether a target holds numbers only, more than ``MANY_VALUES`` distinct ones."""
-    from assay.protocols.features import numeric_values
-
     if values is None:
         return False
     numbers = numeric_values(values)
@@ -225,8 +232,6 @@ def prediction_task(task: str, y_true: Any, y_pred: Any) -> str | None:
     ...
     assay.errors.InvalidInput: y_pred: ... none of the predictions equal their actual value: ... task=regression ...
     """
-    from assay.protocols.features import numeric_values
-
     if task not in TASKS:
         raise InvalidInput(f"expected one of {list(TASKS)}, got {task!r}", field="task")
     if task == "classification":
@@ -265,8 +270,6 @@ def prediction_task(task: str, y_true: Any, y_pred: Any) -> str | None:
 def named_specs(models: Sequence[Any]) -> dict[str, Any]:
     """Display name -> model (a name, a path or an estimator); a name given twice for different models gets
     a prime: ``RandomForestRegressor'``."""
-    from assay.protocols.learners import model_name
-
     specs: dict[str, Any] = {}
     for m in models:
         name = model_name(m)
@@ -292,8 +295,6 @@ def _check_stratify(stratify: bool | None, cv: Any) -> None:
 
 def _splits(cv: Any, features: Any, y: np.ndarray, groups: Any, method: str, folds: int, repeats: int | None,
             test_size: float, seed: int) -> tuple[Any, str]:
-    from assay.protocols.splits import regression_splits, splitter_splits
-
     if cv is None:
         splits = regression_splits(method, len(y), folds=folds, repeats=repeats, test_size=test_size, seed=seed)
         return splits, method
@@ -317,9 +318,6 @@ def _one_per_instance(run: Any, model: str) -> tuple[np.ndarray, np.ndarray, str
 
 
 def _fold_summary(folds: list[dict[str, Any]], confidence: float) -> dict[str, dict[str, Any]]:
-    from assay.inference.distributions import t_quantile
-    from assay.protocols.estimates import FOLD_METRICS
-
     out: dict[str, dict[str, Any]] = {}
     for name in FOLD_METRICS:
         values = np.array([row[name] for row in folds if row.get(name) is not None], dtype=np.float64)
@@ -345,10 +343,6 @@ def _comparisons(run: Any, method: str, names: list[str], confidence: float,
     """The paired t test and the corrected resampled t test of every pair on the per-part MSE differences;
     with three models or more, the p-values adjusted (``adjust``: holm, bonferroni or none) within each
     test's family, the adjusted p-value next to ``pvalue`` as ``pvalue_<adjust>``."""
-    from assay.inference.multiple import ADJUSTMENT_TITLES
-    from assay.inference.multiple import adjust as adjust_pvalues
-    from assay.inference.resampled import corrected_resampled_t, paired_t
-
     y = np.asarray(run.y_codes, dtype=np.float64)
     parts = {m: run.parts(m) for m in names}
     single = len(parts[names[0]]) == 1
@@ -450,11 +444,6 @@ def validate_regression(
         the mean squared error (.632, .632+, train-val-test), a target that is not numeric, and what the
         protocols refuse.
     """
-    from assay.protocols.estimates import regression_estimate, regression_fold_metrics
-    from assay.protocols.features import features_from_columns, features_from_dataset
-    from assay.protocols.learners import learner_title
-    from assay.protocols.run import run_protocol
-
     _check_stratify(stratify, cv)
     if dataset is not None:
         features, y = features_from_dataset(dataset)
@@ -491,8 +480,6 @@ def validate_regression(
     settings.pop("stratify", None)
     final = None
     if refit:
-        from assay.protocols.run import refit_all
-
         final = refit_all(features, y, specs, seed=seed, params=params or {}, task="regression")
     return RegressionValidation(source, method, settings, len(y), tuple(features.describe()), results, comparisons,
                                 confidence, tuple(notes), run, final_models=final)

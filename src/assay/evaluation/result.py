@@ -5,10 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from assay.errors import InvalidInput
+from assay.evaluation import display
 from assay.evaluation.classification import ConfusionAnalysis
 from assay.evaluation.display import Displayable
+from assay.evaluation.tidy import to_frame
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import Estimate, finite_or_none
+from assay.inputs import canonical_label
 from assay.summaries.confusion import ConfusionCounts
 
 __all__ = ["Evaluation"]
@@ -25,9 +29,6 @@ class ByLabel(dict):
 
     def _find(self, key: Any) -> Any:
         """The held class ``key`` names, or a KeyError."""
-        from assay.errors import InvalidInput
-        from assay.inputs import canonical_label
-
         try:
             if isinstance(key, str) and key in self._held:
                 return self._held[key]
@@ -168,8 +169,6 @@ class Evaluation(Displayable):
     def to_frame(self) -> Any:
         """Every estimate as a tidy pandas DataFrame: section, metric, group (the class, or the
         average), value, low, high, method, note: one row per number."""
-        from assay.evaluation.tidy import to_frame
-
         return to_frame(self)
 
     def to_dict(self) -> dict[str, Any]:
@@ -207,9 +206,8 @@ class Evaluation(Displayable):
         return test.to_dict(self.confidence)
 
     def __str__(self) -> str:
-        from assay.report.text import render_text
-
-        return render_text(self, color=False)
+        """The text report of ``assay report`` (``print(r)``)."""
+        return display.text(self)
 
     def __repr__(self) -> str:
         e = self.metrics.get("accuracy") if self.thresholded else getattr(self.ranking, "roc_auc",

@@ -27,36 +27,32 @@ from typing import Any
 
 import numpy as np
 
-from assay.checks import check_integer
 from assay.errors import InvalidInput
 from assay.evaluation.applicability import refuse_inapplicable
-from assay.evaluation.evaluate import (
-    _check_auc_interval,
-    _check_options,
-    _check_prevalence,
-    _evaluation,
-    _label_costs,
-    _resolve_threshold,
-    check_predicted_labels,
-    choose_positive,
-    chosen_threshold,
-    threshold_free_evaluation,
+from assay.evaluation.costs import Costs, DecisionCosts, matrix_costs_of
+from assay.evaluation.from_summaries import (
+    evaluate_confusion_counts,
+    evaluate_score_counts,
 )
-from assay.evaluation.multiclass_ranking import analyse_multiclass_counts
-from assay.evaluation.probabilistic import _check_bins, _check_clip, _check_rows, analyse_score_counts, analyse_summary
-from assay.evaluation.ranking import AUCInterval, Costs, analyse_scores
-from assay.evaluation.regression_validation import FEW_EXACT, MANY_VALUES
+from assay.evaluation.multiclass_ranking import (
+    analyse_multiclass_counts,
+    top_k_estimate,
+    top_k_hits,
+)
+from assay.evaluation.options import Options, keywords_of, options_from
+from assay.evaluation.positive import check_predicted_labels, choose_positive
+from assay.evaluation.probabilistic import analyse_summary, check_rows
+from assay.evaluation.ranking import AUCInterval
 from assay.evaluation.result import Evaluation
 from assay.inputs import as_proba, as_scores, encode_labels, sorted_labels
 from assay.limits import MAX_CLASSES
-from assay.metrics.ranking import counts_at, threshold_counts
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.kernels import compiled
 from assay.summaries.partition import Keys, ScoreScan, batch_keys, one_vs_rest
 from assay.summaries.probabilities import ProbabilitySummary
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["evaluate_batches", "evaluate_confusion_counts", "evaluate_score_counts", "oriented_summary"]
+__all__ = ["evaluate_batches", "oriented_summary"]
 
 def evaluate_batches(
     batches: Iterable[Any],
@@ -93,6 +89,7 @@ def evaluate_batches(
     roc_bins: int | None = None,
     memory: int | None = None,
     allow_disjoint_labels: bool = False,
+    options: Options | None = None,
 ) -> Evaluation:
     """Evaluate predictions given as batches of (truth, prediction) columns.
 
@@ -115,6 +112,8 @@ def evaluate_batches(
         A budget in bytes for the score summary (one entry per distinct score): beyond it the
         summary is spilled to temporary files and read back a chunk at a time; every number
         stays exact. None: no budget.
+    options : Options, optional
+        The options as one object (:class:`assay.Options`); keywords beside it change it.
 
     Examples
     --------
@@ -125,17 +124,12 @@ def evaluate_batches(
     """
     if not isinstance(kind, str) or kind not in ("y_score", "y_pred", "y_proba"):
         raise InvalidInput(f"{kind!r} is not one of ['y_score', 'y_pred', 'y_proba']", field="kind")
-    confidence, settings = _check_options(confidence, interval, beta, bootstrap, seed)
+    options = options_from(options, keywords_of(locals()))
     names = dict(names or {})
     fixed = None if labels is None else list(encode_labels({"labels": list(labels)}, labels=list(labels)).labels)
-    asked = {"threshold": threshold, "auc_interval": auc_interval, "costs": costs, "prevalence": prevalence,
-             "fpr_range": fpr_range, "lift_depth": lift_depth, "at_specificity": at_specificity,
-             "at_sensitivity": at_sensitivity, "roc_band": roc_band, "sensitivity_range": sensitivity_range,
-             "constraints": constraints, "direction": direction, "top_k": top_k, "prior": prior, "clip": clip,
-             "calibration_bins": calibration_bins, "calibration_strategy": calibration_strategy, "roc_bins": roc_bins}
     if kind == "y_pred":
-        refuse_inapplicable("labels", asked)
-    if direction != "higher" and kind != "y_score":
+        refuse_inapplicable("labels", options.asked())
+    if options.direction != "higher" and kind != "y_score":
         raise InvalidInput("a direction applies to a score column", field="direction")
     if kind == "y_pred":
         cm = _confusion_of(batches, names, fixed)
@@ -144,14 +138,10 @@ def evaluate_batches(
                 check_predicted_labels(cm.labels, np.asarray(cm.actual_totals) > 0, np.asarray(cm.predicted_totals) > 0)
             except InvalidInput as e:
                 raise InvalidInput(e.problem, field=names.get("y_pred", "y_pred")) from None
-        return evaluate_confusion_counts(cm, positive=positive, confidence=confidence, interval=interval, beta=beta,
-                                         settings=settings, costs=costs, prevalence=prevalence,
-                                         kappa_weights=kappa_weights, cost_matrix=cost_matrix)
-    if kappa_weights is not None:
+        return evaluate_confusion_counts(cm, options, positive=positive)
+    if options.kappa_weights is not None:
         raise InvalidInput("a weighted kappa here applies to predicted labels (in batches: --pred)",
                            field="kappa_weights")
-    if memory is not None:
-        memory = check_integer(memory, "memory", low=1)
     if kind == "y_proba":
         items = iter(_items(batches, "y_proba"))
         first = next(items, None)
@@ -167,191 +157,15 @@ def evaluate_batches(
             names = {**names, "y_score": names.get("y_proba", "y_proba")}
             fixed = list(all_labels)
         else:
-            refuse_inapplicable("probabilities", asked)
-            return _evaluate_proba(items, all_labels, names, positive=positive, confidence=confidence,
-                                   interval=interval, beta=beta, settings=settings, prior=prior, clip=clip,
-                                   calibration_bins=calibration_bins, calibration_strategy=calibration_strategy,
-                                   memory=memory, top_k=top_k, cost_matrix=cost_matrix)
-    if top_k is not None:
+            refuse_inapplicable("probabilities", options.asked())
+            return _evaluate_proba(items, all_labels, names, options, positive=positive)
+    if options.top_k is not None:
         raise InvalidInput("applies to probabilities of more than two classes (one column per class)", field="top_k")
-    summary, all_labels, chosen, why = oriented_summary(batches, names, fixed, positive, score_name, memory)
-    result = evaluate_score_counts(summary, all_labels, chosen, why, threshold=threshold, confidence=confidence,
-                                 settings=settings, interval=interval, beta=beta, auc_interval=auc_interval,
-                                 costs=costs, prevalence=prevalence, fpr_range=fpr_range, lift_depth=lift_depth,
-                                 at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band,
-                                 sensitivity_range=sensitivity_range, constraints=constraints, direction=direction,
-                                 prior=prior, clip=clip, calibration_bins=calibration_bins,
-                                 calibration_strategy=calibration_strategy, roc_bins=roc_bins, cost_matrix=cost_matrix)
+    summary, all_labels, chosen, why = oriented_summary(batches, names, fixed, positive, score_name, options.memory)
+    result = evaluate_score_counts(summary, all_labels, chosen, why, options)
     if kind == "y_proba":  # probabilities given as such: no note that scores are read as probabilities
         result = replace(result, notes=tuple(n for n in result.notes if not n.startswith("scores within [0, 1]")))
     return result
-
-
-def refuse_numeric_targets(cm: ConfusionCounts) -> None:
-    """The rule of ``prediction_task`` on merged counts (the batches and Spark keep no instances): classes
-    that are all whole numbers, more than ``MANY_VALUES`` of them among the actual and the predicted values
-    each, with fewer than ``FEW_EXACT`` of the predictions equal to their actual value, are numeric predictions
-    of a numeric target; refused, as in memory, with the way to say which was meant."""
-    try:
-        values = np.array([float(label) for label in cm.labels])
-    except (TypeError, ValueError):
-        return
-    if not np.all(np.isfinite(values) & (values == np.floor(values))):
-        return
-    actual, predicted = np.asarray(cm.actual_totals), np.asarray(cm.predicted_totals)
-    distinct_true, distinct_pred = int(np.count_nonzero(actual)), int(np.count_nonzero(predicted))
-    if distinct_true <= MANY_VALUES or distinct_pred <= MANY_VALUES:
-        return
-    exact = float(np.trace(np.asarray(cm.counts))) / float(cm.n)
-    if exact >= FEW_EXACT:
-        return
-    shown = "none" if exact == 0 else f"{exact:.0%}" if exact >= 0.01 else "under 1%"
-    raise InvalidInput(f"the truth and the predictions are numbers with {distinct_true:,} and {distinct_pred:,} "
-                       f"distinct values, and {shown} of the predictions equal their actual value: numeric "
-                       f"predictions, not {len(cm.labels):,} classes? evaluate them with {{option:task=regression}} "
-                       "(a table read whole; or {option:task=classification} to take each value for a class)",
-                       field="y_pred")
-
-
-def evaluate_confusion_counts(cm: ConfusionCounts, *, positive: Any, confidence: float, interval: str, beta: float,
-                              settings: Any, costs: Any = None, prevalence: float | None = None,
-                              kappa_weights: str | None = None, cost_matrix: Any = None,
-                              predicted_labels: bool = True) -> Evaluation:
-    """The evaluation of merged confusion counts (options checked by the caller): what every engine ends
-    with for predicted labels (``predicted_labels=False``: the most probable classes of probabilities)."""
-    if cm.n == 0:
-        raise InvalidInput("no instances to evaluate", field="y_true")
-    present = np.flatnonzero(cm.actual_totals)
-    if present.size < 2:
-        raise InvalidInput(f"has a single class ({cm.labels[present[0]]!r}); at least two classes are needed "
-                           "to evaluate a classifier", field="y_true")
-    if predicted_labels:
-        refuse_numeric_targets(cm)
-    chosen, notes = None, []
-    if len(cm.labels) == 2:
-        chosen, why = choose_positive(cm.labels, positive=positive)
-        notes.append(f"positive class {chosen!r}: {why}")
-    elif positive is not None:
-        raise InvalidInput(f"a positive class applies to two-class data; these data have {len(cm.labels)} "
-                           "classes", field="positive")
-    from assay.evaluation.evaluate import cost_matrix_notes, matrix_costs_of
-
-    matrix = matrix_costs_of(cost_matrix, costs, cm.labels)
-    return _evaluation(cm, chosen, None, confidence, interval, beta, settings,
-                       notes + cost_matrix_notes(cost_matrix, cm.labels),
-                       *_label_costs(costs, prevalence, cm.labels), kappa_weights=kappa_weights, cost_matrix=matrix)
-
-
-def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], chosen: str, why: str, *,
-                          threshold: float | None, confidence: float, settings: Any, interval: str, beta: float,
-                          auc_interval: AUCInterval, costs: Any, prevalence: float | None,
-                          fpr_range: tuple[float, float] | None, lift_depth: float, prior: Any, clip: float | None,
-                          calibration_bins: int, calibration_strategy: str, roc_bins: int | None,
-                          at_specificity: Sequence[float] = (), at_sensitivity: Sequence[float] = (),
-                          roc_band: bool = False, sensitivity_range: tuple[float, float] | None = None,
-                          constraints: Sequence[str] = (), direction: str = "higher",
-                          cost_matrix: Any = None) -> Evaluation:
-    """The whole evaluation from a two-class score summary whose positive class is ``chosen`` (``why`` it is;
-    options checked by the caller): what every engine (batches, Spark) ends with for scores. With
-    ``direction`` "lower" (or "auto" choosing it), the summary's scores are negated and every threshold
-    stays in the scores' own units."""
-    notes = [f"positive class {chosen!r}: {why}"]
-    low_end, high_end = float(summary.scores[-1]), float(summary.scores[0])  # the scores as given
-    summary, direction = _directed(summary, direction, notes)
-    lower = direction == "lower"
-    if isinstance(threshold, str):  # a criterion: chosen on these same data
-        from assay.evaluation.evaluate import threshold_costs_of
-
-        chosen_costs = threshold_costs_of(costs, cost_matrix, all_labels, chosen) if threshold == "cost" else costs
-        used, note = chosen_threshold(threshold, summary, costs=chosen_costs, prevalence=prevalence,
-                                      direction=direction)
-        notes.append(note)
-        used = -used if lower else used
-    elif threshold is None and (low_end < 0 or high_end > 1):  # not probabilities
-        p = all_labels.index(chosen)
-        totals = np.zeros(2, dtype=np.int64)
-        totals[p], totals[1 - p] = int(summary.n_positive), int(summary.n_negative)
-        if summary.on_disk:
-            notes.append(f"the summary of {len(summary):,} distinct scores was larger than the memory budget: it "
-                         "was spilled to temporary files and read back a chunk at a time; every number is exact")
-        return threshold_free_evaluation(
-            summary, ConfusionCounts(all_labels, np.diag(totals)), chosen, notes, confidence=confidence,
-            interval=interval, beta=beta, settings=settings, costs=costs, prevalence=prevalence,
-            auc_interval=auc_interval, fpr_range=fpr_range, lift_depth=lift_depth, roc_bins=roc_bins,
-            at_specificity=at_specificity, at_sensitivity=at_sensitivity, roc_band=roc_band,
-            sensitivity_range=sensitivity_range, constraints=constraints, direction=direction,
-            cost_matrix=cost_matrix)
-    else:
-        used = _resolve_threshold(threshold, np.array([low_end, high_end]))
-    cells = counts_at(threshold_counts(summary), np.array([-used if lower else used]))
-    p = all_labels.index(chosen)
-    counts = np.zeros((2, 2), dtype=np.int64)
-    counts[p, p], counts[p, 1 - p] = int(cells.tp[0]), int(cells.fn[0])
-    counts[1 - p, p], counts[1 - p, 1 - p] = int(cells.fp[0]), int(cells.tn[0])
-    from assay.evaluation.classification import threshold_notes
-    from assay.evaluation.evaluate import cost_matrix_notes, matrix_costs_of, threshold_costs_of
-
-    notes += threshold_notes(used, low_end, high_end, direction=direction, predicted=counts.sum(axis=0),
-                             labels=all_labels, positive=chosen)
-    notes += cost_matrix_notes(cost_matrix, all_labels)
-    result = _evaluation(ConfusionCounts(all_labels, counts), chosen, used, confidence, interval, beta, settings,
-                         notes, *_label_costs(costs, prevalence, all_labels),
-                         cost_matrix=matrix_costs_of(cost_matrix, costs, all_labels))
-    ranking = analyse_scores(summary, confidence=confidence, auc_interval=_check_auc_interval(auc_interval),
-                             bootstrap=settings, threshold=-used if lower else used,
-                             costs=threshold_costs_of(costs, cost_matrix, all_labels, chosen),
-                             deployment_prevalence=_check_prevalence(prevalence), fpr_range=fpr_range,
-                             lift_depth=lift_depth, roc_bins=roc_bins, at_specificity=at_specificity,
-                             at_sensitivity=at_sensitivity, roc_band=roc_band, sensitivity_range=sensitivity_range,
-                             constraints=constraints, direction=direction)
-    probabilistic = None
-    notes = list(result.notes)
-    result = replace(result, direction=direction)
-    if summary.on_disk:
-        notes.append(f"the summary of {len(summary):,} distinct scores was larger than the memory budget: it was "
-                     "spilled to temporary files and read back a chunk at a time; every number is exact")
-    if lower:
-        notes.append("lower scores mean the positive class, so they are not its probabilities: no probabilistic "
-                     "losses or calibration")
-    elif summary.scores[-1] >= 0 and summary.scores[0] <= 1:  # probabilities of the positive class
-        probabilistic = analyse_score_counts(summary, prior=prior, clip=clip, bins=calibration_bins,
-                                             strategy=calibration_strategy, confidence=confidence)
-        notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
-                     "and calibration")
-    else:
-        notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
-    return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes))
-
-
-def _directed(summary: ScoreCounts, direction: str, notes: list[str]) -> tuple[ScoreCounts, str]:
-    """The summary as the analysis ranks it (negated where lower scores mean the positive class) and the
-    direction, chosen for "auto" as pROC chooses it (from the classes' medians, read off the summary)."""
-    from assay.evaluation.evaluate import DIRECTIONS, LOWER_NOTE, auto_direction_note
-
-    if direction not in DIRECTIONS:
-        raise InvalidInput(f"{direction!r} is not one of {list(DIRECTIONS)}", field="direction")
-    if direction == "higher":
-        return summary, direction
-    if direction == "auto":
-        lower = _median(summary.scores, summary.negatives) > _median(summary.scores, summary.positives)
-        direction = "lower" if lower else "higher"
-        notes.append(auto_direction_note(direction))
-    else:
-        notes.append(LOWER_NOTE)
-    return (summary.negated() if direction == "lower" else summary), direction
-
-
-def _median(scores: np.ndarray, counts: np.ndarray) -> float:
-    """The median of the instances a summary counts (scores decreasing), as R's and numpy's median (the
-    counts and scores of a summary spilled to disk are read whole: two arrays of its length)."""
-    ascending, weights = np.asarray(scores)[::-1], np.asarray(counts)[::-1]
-    cumulative = np.cumsum(weights)
-    n = int(cumulative[-1])
-
-    def at(rank: int) -> float:  # the rank-th smallest, 1-based
-        return float(ascending[np.searchsorted(cumulative, rank)])
-
-    return at((n + 1) // 2) if n % 2 else (at(n // 2) + at(n // 2 + 1)) / 2.0
 
 
 def oriented_summary(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None, positive: Any,
@@ -503,7 +317,7 @@ def _proba_matrix(part: str | None, first_row: int, proba: Any, names: Mapping[s
         columns = [str(c) for c in columns]
         if sorted(columns) != sorted(labels) or len(columns) != len(labels):
             raise InvalidInput(f"has the columns {columns}; the first batch had {list(labels)}", field="y_proba")
-        _check_rows(matrix)
+        check_rows(matrix)
     except InvalidInput as e:
         raise _located(e, part, first_row, names) from None
     order = [columns.index(label) for label in labels]
@@ -546,12 +360,8 @@ def _proba_summaries(item: tuple[str | None, int, Any, Any], names: Mapping[str,
     summary = ProbabilitySummary.from_codes(codes, matrix, labels=labels, clip=clip, bins=bins)
     extras: dict[str, Any] = {}
     if top_k is not None:
-        from assay.evaluation.multiclass_ranking import top_k_hits
-
         extras["hits"] = int(top_k_hits(matrix, codes, top_k).sum())
     if costs is not None:
-        from assay.evaluation.costs import DecisionCosts
-
         extras["decisions"] = DecisionCosts(len(labels))
         extras["decisions"].add(matrix, codes, made, costs)
     order = np.argsort(codes, kind="stable")
@@ -564,28 +374,21 @@ def _proba_summaries(item: tuple[str | None, int, Any, Any], names: Mapping[str,
     return cm, summary, keys, extras
 
 
-def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mapping[str, str], *, positive: Any,
-                    confidence: float, interval: str, beta: float, settings: Any, prior: Any, clip: float | None,
-                    calibration_bins: int, calibration_strategy: str, memory: int | None, top_k: Any = None,
-                    cost_matrix: Any = None) -> Evaluation:
+def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mapping[str, str], options: Options, *,
+                    positive: Any) -> Evaluation:
     """The evaluation of k > 2 classes' probabilities read in batches: the most probable class's confusion
     counts, each class's one-vs-rest ROC summary (a scan of its column by actual class), Hand and Till's
     pairwise AUCs from the same scans, and the merged probability summary."""
     if positive is not None:
         raise InvalidInput(f"a positive class applies to two-class data; these data have {len(labels)} classes",
                            field="positive")
-    if calibration_strategy != "uniform":
+    confidence, clip, bins, top_k, memory = options.confidence, options.clip, options.calibration_bins, \
+        options.top_k, options.memory
+    if options.calibration_strategy != "uniform":
         raise InvalidInput("quantile calibration bins of several classes are not computed on data read in batches "
                            "yet; use uniform bins", field="calibration_strategy")
-    clip, bins = _check_clip(clip), _check_bins(calibration_bins)
     k = len(labels)
-    if top_k is not None:
-        top_k = check_integer(top_k, "top_k", low=1)
-    costs = None
-    if cost_matrix is not None:
-        from assay.evaluation.evaluate import matrix_costs_of
-
-        costs = matrix_costs_of(cost_matrix, None, labels)
+    costs = None if options.cost_matrix is None else matrix_costs_of(options.cost_matrix, None, labels)
     hits = 0
     decisions: Any = None
     share = None if memory is None else max(memory // k, 1)
@@ -615,12 +418,9 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
             take(*pending.popleft().result())
         if cm is None or probabilities is None or cm.n == 0:
             raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
-        result = evaluate_confusion_counts(cm, positive=None, confidence=confidence, interval=interval, beta=beta,
-                                           settings=settings, cost_matrix=cost_matrix, predicted_labels=False)
+        result = evaluate_confusion_counts(cm, options, predicted_labels=False)
         if top_k is not None:
-            from assay.evaluation.multiclass_ranking import top_k_estimate
-
-            top = top_k_estimate(hits, cm.n, top_k, k, confidence=confidence, interval=interval)
+            top = top_k_estimate(hits, cm.n, top_k, k, confidence=confidence, interval=options.interval)
             result = replace(result, analysis=replace(result.analysis,
                                                       metrics={**result.analysis.metrics, "top_k_accuracy": top}))
         if decisions is not None:
@@ -641,5 +441,5 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     ranking = analyse_multiclass_counts(summaries, pair_aucs, support, labels, confidence=confidence)
-    probabilistic = analyse_summary(probabilities, prior=prior, confidence=confidence)
+    probabilistic = analyse_summary(probabilities, prior=options.prior, confidence=confidence)
     return replace(result, ranking=ranking, probabilistic=probabilistic)

@@ -3,6 +3,10 @@
 The tidy form a data frame, a spreadsheet or ``assay report --format csv`` wants: one row per number,
 the interval's bounds in their own columns, the method that made them named. ``group`` is the class
 of a per-class value, the average of an averaged one (micro, macro, weighted), else empty.
+
+The results import this module (their ``to_frame()``), so it imports none of them: a result is told
+apart by what it holds (an Evaluation its ``analysis``, a ranking its ``roc_auc``, a Comparison its
+``reports``, a Validation its ``models``), never by its class.
 """
 
 from __future__ import annotations
@@ -28,9 +32,8 @@ def _row(section: str, metric: str, group: str | None, e: Estimate) -> dict[str,
 
 
 def _ranking_rows(ranking: Any) -> Iterator[dict[str, Any]]:
-    from assay.evaluation.multiclass_ranking import MulticlassRanking
-
-    if isinstance(ranking, MulticlassRanking):
+    """The estimates of a two-class RankingAnalysis, or of a MulticlassRanking (which has Hand & Till's M)."""
+    if hasattr(ranking, "hand_till"):  # several classes, one against the rest
         for label, e in ranking.per_class.items():
             yield _row("ranking", "roc_auc_ovr", label, e)
         yield _row("ranking", "roc_auc_ovr", "macro", ranking.macro)
@@ -44,12 +47,9 @@ def _ranking_rows(ranking: Any) -> Iterator[dict[str, Any]]:
 def estimate_rows(result: Any) -> list[dict[str, Any]]:
     """The rows of an Evaluation (metrics, per class, averages, ranking, probabilistic losses), of a
     ranking analysis alone, or of the evaluation of numeric predictions."""
-    from assay.evaluation.ranking import RankingAnalysis
-    from assay.evaluation.result import Evaluation
-
-    if isinstance(result, RankingAnalysis):
+    if hasattr(result, "roc_auc"):  # a RankingAnalysis
         return list(_ranking_rows(result))
-    if not isinstance(result, Evaluation):  # numeric predictions: their errors
+    if not hasattr(result, "analysis"):  # not an Evaluation: numeric predictions, their errors
         return [_row("metrics", name, None, e) for name, e in result.metrics.items() if isinstance(e, Estimate)]
     rows = [_row("metrics", name, None, e) for name, e in result.metrics.items() if isinstance(e, Estimate)]
     for label, values in result.analysis.per_class.items():  # the labels as text, as the JSON's
@@ -87,10 +87,8 @@ def _test_rows(models: list[str], name: str, test: dict[str, Any]) -> list[dict[
 def model_rows(result: Any) -> list[dict[str, Any]]:
     """The rows of a Validation or a Comparison: each model's estimates (:func:`estimate_rows` of its report,
     and for a Validation the method's estimate of its error), then the tests between the models."""
-    from assay.evaluation.comparison import Comparison
-
     rows: list[dict[str, Any]] = []
-    if isinstance(result, Comparison):
+    if hasattr(result, "reports"):  # a Comparison
         for name, report in zip(result.names, result.reports, strict=True):
             rows += [{"model": name, **r} for r in estimate_rows(report)]
         for test in result.tests:
@@ -118,9 +116,6 @@ def to_frame(result: Any) -> Any:
         import pandas as pd
     except ImportError:  # pragma: no cover - pandas is there in the tests
         raise ImportError("to_frame() needs pandas: pip install pandas") from None
-    from assay.evaluation.comparison import Comparison
-    from assay.evaluation.validation import Validation
-
-    if isinstance(result, (Validation, Comparison)):
+    if hasattr(result, "models") or hasattr(result, "reports"):  # a Validation or a Comparison
         return pd.DataFrame(model_rows(result), columns=list(MODEL_COLUMNS))
     return pd.DataFrame(estimate_rows(result), columns=list(COLUMNS))

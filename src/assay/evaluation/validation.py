@@ -22,11 +22,47 @@ from typing import Any
 
 import numpy as np
 
+from assay.checks import check_integer
 from assay.errors import InvalidInput
+from assay.evaluation import display
+from assay.evaluation.comparison import roc_space
+from assay.evaluation.costs import cost_decisions, matrix_costs_of
 from assay.evaluation.display import DisplayableModels
 from assay.evaluation.evaluate import evaluate
+from assay.evaluation.options import Options, keywords_of, options_from
+from assay.evaluation.positive import choose_positive
+from assay.evaluation.regression_validation import (
+    named_specs,
+    regression_reason,
+    validate_regression,
+)
 from assay.evaluation.result import Evaluation
-from assay.checks import check_confidence, check_integer, check_resamples, check_seed
+from assay.evaluation.tidy import to_frame
+from assay.inference.cochran import cochran_q
+from assay.inference.estimate import finite_or_none
+from assay.inference.friedman import friedman_nemenyi
+from assay.inference.mcnemar import mcnemar as mcnemar_test
+from assay.inference.mcnemar import paired_table
+from assay.inference.multiple import ADJUSTMENT_TITLES, ADJUSTMENTS
+from assay.inference.multiple import adjust as adjust_pvalues
+from assay.inference.paired_bootstrap import paired_bootstrap
+from assay.inference.resampled import (
+    corrected_resampled_t,
+    f_test_5x2cv,
+    paired_t_5x2cv,
+)
+from assay.inference.roc_compare import delong_test
+from assay.inference.testing import significance_verdict
+from assay.metrics.confusion import accuracy
+from assay.protocols.estimates import fold_metrics, method_estimate
+from assay.protocols.features import (
+    encode_target,
+    features_from_columns,
+    features_from_dataset,
+)
+from assay.protocols.learners import is_estimator, learner_title, model_name
+from assay.protocols.run import refit_all, run_protocol
+from assay.protocols.splits import make_splits, splitter_splits
 
 __all__ = ["SINGLE_PASS", "ModelValidation", "Validation", "validate"]
 
@@ -37,7 +73,6 @@ SINGLE_PASS = ("resubstitution", "holdout", "cv", "loo", "train-val-test")
 @dataclass(frozen=True)
 class ModelValidation:
     """One model's results: the out-of-fold report, the method's estimate, the per-fold spread."""
-
     name: str
     title: str
     report: Evaluation
@@ -61,7 +96,6 @@ class ModelValidation:
 @dataclass(frozen=True)
 class Validation(DisplayableModels):
     """The result of ``validate``: ``to_dict()`` is the JSON of ``assay validate``."""
-
     dataset: str
     method: str
     settings: dict[str, Any]
@@ -106,16 +140,12 @@ class Validation(DisplayableModels):
         note; each model's report (as ``Evaluation.to_frame()``) and the method's estimate of its error, then
         the tests between the models (``model`` "a vs b"; ``group`` the statistic, the p-value, the
         difference with its interval)."""
-        from assay.evaluation.tidy import to_frame
 
         return to_frame(self)
 
     def __str__(self) -> str:
         """The text report of ``assay validate`` (``print(v)``)."""
-        from assay.report.text import render_blocks_text
-        from assay.report.validation import validation_document
-
-        return render_blocks_text(validation_document(self), color=False)
+        return display.text(self)
 
     def __repr__(self) -> str:
         errors = ", ".join(f"{name!r}: {float(m.estimate.error):.4g}" for name, m in self.models.items())
@@ -125,7 +155,6 @@ class Validation(DisplayableModels):
 
 def _one_per_instance(run: Any, model: str, k: int) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, str | None]:
     """Instances tested at least once, with their prediction averaged over the parts testing them.
-
     Returns (index, proba or None, predicted codes, note). Where each instance is tested
     once (cross-validation, holdout, ...), the prediction is the model's own ``predict()``,
     the very labels the method's error counts; where repetitions test it several times, the
@@ -161,8 +190,6 @@ def _class_weights(costs: Any, cost_matrix: Any, cost_method: Any, labels: tuple
     """The weight of each class in cost-sensitive learning (None without ``cost_method``), and the cost matrix
     in label order (None without one): c_FN for the positive class and c_FP for the negative one, or a
     class's row of the matrix averaged off the diagonal; scaled to a mean of 1 over the classes."""
-    from assay.evaluation.evaluate import _as_costs, matrix_costs_of, choose_positive
-
     if cost_method not in (None, "weight", "resample"):
         raise InvalidInput(f"{cost_method!r} is not one of ['weight', 'resample']", field="cost_method")
     matrix = matrix_costs_of(cost_matrix, costs, labels)
@@ -175,7 +202,7 @@ def _class_weights(costs: Any, cost_matrix: Any, cost_method: Any, labels: tuple
         k = len(labels)
         weights = (matrix.sum(axis=1) - np.diag(matrix)) / max(k - 1, 1)
     elif costs is not None:
-        c = _as_costs(costs)
+        c = costs
         chosen, _ = choose_positive(labels, positive=positive)
         weights = np.where(np.array(labels) == chosen, c.fn - c.tp, c.fp - c.tn).astype(np.float64)
     else:
@@ -190,7 +217,6 @@ def _report(labels: tuple[str, ...], y: np.ndarray, proba: np.ndarray | None, pr
             positive: Any, confidence: float, bootstrap: int, seed: int, costs: Any = None,
             cost_matrix: Any = None) -> tuple[Evaluation, np.ndarray]:
     """The report on one prediction per instance, and the predicted codes behind its matrix.
-
     One prediction rule for the matrix, the metrics of labels and the method's error: the
     predicted classes ``pred`` (never the probabilities thresholded again, which differ from
     ``predict()`` on ties and for models whose ``predict`` is not their most probable class).
@@ -211,9 +237,6 @@ def _report(labels: tuple[str, ...], y: np.ndarray, proba: np.ndarray | None, pr
         ranking = replace(ranking, operating_point=None)
     decisions = None
     if scored.cost_decisions is not None:
-        from assay.evaluation.costs import cost_decisions
-        from assay.evaluation.evaluate import matrix_costs_of
-
         decisions = cost_decisions(proba, np.asarray(y), pred, matrix_costs_of(cost_matrix, costs, labels),
                                    report.labels, confidence=confidence, positive=report.positive)
     notes = report.notes + tuple(note for note in scored.notes  # not about a threshold: the labels are predict()'s
@@ -231,17 +254,12 @@ def _test(name: str, pair: Sequence[str], result: Any, confidence: float, **extr
 
 def _comparisons(run: Any, method: str, models: dict[str, ModelValidation], settings: dict[str, Any],
                  confidence: float, seed: int, bootstrap: int) -> list[dict[str, Any]]:
-    from assay.inference.mcnemar import mcnemar as mcnemar_test
-    from assay.inference.mcnemar import paired_table
-    from assay.inference.paired_bootstrap import paired_bootstrap
-    from assay.metrics.confusion import accuracy
 
     names = list(models)
     out: list[dict[str, Any]] = []
     k = len(run.labels)
     if method in SINGLE_PASS:
         if len(names) > 2:
-            from assay.inference.cochran import cochran_q
 
             correct = np.column_stack([models[m].correct for m in names])
             out.append(_test("cochran_q", names, cochran_q(correct), confidence))
@@ -257,7 +275,6 @@ def _comparisons(run: Any, method: str, models: dict[str, ModelValidation], sett
                                     resamples=bootstrap, seed=seed)
             out.append(_test("paired_bootstrap_accuracy", (a, b), boot, confidence, difference_of="accuracy"))
             if ma.scores is not None and mb.scores is not None:
-                from assay.inference.roc_compare import delong_test
 
                 p = run.labels.index(ma.report.positive)
                 out.append(_test("delong", (a, b), delong_test(y == p, ma.scores, mb.scores, confidence=confidence),
@@ -269,11 +286,6 @@ def _comparisons(run: Any, method: str, models: dict[str, ModelValidation], sett
     sizes = [(len(p.train_index), len(p.test_index)) for p in parts[names[0]]]
     n_train = float(np.mean([s[0] for s in sizes]))
     n_test = float(np.mean([s[1] for s in sizes]))
-    from assay.inference.resampled import (
-        corrected_resampled_t,
-        f_test_5x2cv,
-        paired_t_5x2cv,
-    )
 
     for a, b in combinations(names, 2):
         diffs = np.array([_part_error(y, pa) - _part_error(y, pb) for pa, pb in zip(parts[a], parts[b],
@@ -303,7 +315,6 @@ _TEST_WORDS = {"mcnemar": "McNemar's", "delong": "DeLong's", "corrected_resample
 
 
 def _check_adjust(adjust: Any) -> None:
-    from assay.inference.multiple import ADJUSTMENTS
 
     if adjust not in ADJUSTMENTS:
         raise InvalidInput(f"expected one of {', '.join(ADJUSTMENTS)}, got {adjust!r}", field="adjust")
@@ -313,10 +324,6 @@ def _adjusted(comparisons: list[dict[str, Any]], adjust: str, confidence: float)
     """The comparisons with the pairwise tests' p-values adjusted (each test a family of its own), the adjusted
     p-value next to ``pvalue`` and the verdict, ``significant`` and ``threshold_confidence`` about it; and a
     note saying so. The paired bootstrap's intervals (and their p-values) and Cochran's Q are not adjusted."""
-    from assay.inference.estimate import finite_or_none
-    from assay.inference.multiple import ADJUSTMENT_TITLES
-    from assay.inference.multiple import adjust as adjust_pvalues
-    from assay.inference.testing import significance_verdict
 
     out = [dict(c) for c in comparisons]
     key = f"pvalue_{adjust}"
@@ -393,7 +400,6 @@ def _splits_of(cv: Any, features: Any, y: np.ndarray, groups: Any, seed: int, st
                labels: tuple[str, ...], folds: int, repeats: int | None) -> tuple[Any, str]:
     """The parts of ``cv`` (a number of folds, or a scikit-learn splitter object), and the method they follow:
     k-fold cross-validation when the test parts are disjoint, else repeated holdout (the mean over parts)."""
-    from assay.protocols.splits import make_splits, splitter_splits
 
     if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
         return make_splits("cv", y, folds=int(cv), seed=seed, stratify=stratify, labels=labels), "cv"
@@ -432,9 +438,9 @@ def validate(
     cost_matrix: Any = None,
     cost_method: str | None = None,
     refit: bool = False,
+    options: Options | None = None,
 ) -> Validation:
     """Estimate learners' error on a data set with a protocol, and compare them.
-
     As scikit-learn's ``cross_validate``: ``validate(estimator, X, y, cv=...)``; or with a table
     and its target column (``validate(data, target="y", models=[...])``), or a bundled data set.
 
@@ -490,6 +496,9 @@ def validate(
         :func:`evaluate` takes it: each model's expected cost per instance is reported beside
         its error, and with two classes the optimal model in ROC space is the one for these
         costs (at ``prevalence``, default the data's).
+    options : Options, optional
+        ``confidence``, ``bootstrap``, ``seed``, ``costs``, ``prevalence`` and ``cost_matrix`` as one object
+        (:class:`assay.Options`; keywords beside it change it).
     cost_method : {"weight", "resample"}, optional
         Cost-sensitive learning (Witten & Frank, ch. 5): inside each training part only,
         each instance is weighted by the cost of misclassifying its class (its row of the
@@ -512,22 +521,12 @@ def validate(
     -------
     Validation, or RegressionValidation for a numeric target
     """
-    from assay.protocols.estimates import fold_metrics, method_estimate
-    from assay.protocols.features import (
-        encode_target,
-        features_from_columns,
-        features_from_dataset,
-    )
-    from assay.protocols.learners import learner_title
-    from assay.protocols.run import run_protocol
-    from assay.protocols.splits import make_splits
 
-    from assay.protocols.learners import is_estimator, model_name
 
-    confidence = check_confidence(confidence)
+    options = options_from(options, keywords_of(locals()))
+    confidence, bootstrap, seed = options.confidence, options.bootstrap, options.seed
+    costs, prevalence, cost_matrix = options.costs, options.prevalence, options.cost_matrix
     _check_adjust(adjust)
-    check_resamples(bootstrap)
-    seed = check_seed(seed)
     check_integer(jobs, "jobs", low=-1)
     if model is not None and not isinstance(model, str) and not is_estimator(model):
         if X is not None and y is None and not isinstance(model, Mapping):  # validate(X, y): no model named
@@ -553,7 +552,6 @@ def validate(
         data, target = _table_of(X, y)
     if (data is None) == (dataset is None):
         raise InvalidInput("give a table (with its target column) or a bundled data set, not both", field="dataset")
-    from assay.evaluation.regression_validation import named_specs, regression_reason, validate_regression
 
     columns = _columns_of(data) if data is not None else None
     from sklearn.base import is_regressor
@@ -631,7 +629,6 @@ def validate(
     ranked = None
     parts_of = [results[m].folds for m in names]
     if len(names) > 2 and len(parts_of[0]) >= 5 and method != "train-val-test":
-        from assay.inference.friedman import friedman_nemenyi
 
         table = np.array([[f["accuracy"] for f in parts] for parts in parts_of], dtype=np.float64).T
         if np.isfinite(table).all():
@@ -643,12 +640,10 @@ def validate(
                          "sets are: read the ranks as a summary, and the tests as optimistic")
     space = None
     if len(labels) == 2 and len(names) > 1:
-        from assay.evaluation.comparison import roc_space
 
         space = roc_space({m: results[m].report for m in names}, costs, prevalence)
     final = None
     if refit:
-        from assay.protocols.run import refit_all
 
         final = refit_all(features, y, specs, seed=seed, params=params or {}, class_weights=class_weights,
                           cost_method=cost_method or "weight")
@@ -672,16 +667,13 @@ class ValidationOverDatasets:
                 "friedman": None if self.friedman is None else {"score": self.score, **self.friedman.to_dict()}}
 
     def __str__(self) -> str:
-        from assay.report.text import render_blocks_text
-        from assay.report.validation import datasets_document
 
-        return render_blocks_text(datasets_document(self), color=False)
+        return display.text(self)
 
 
 def validate_over_datasets(sources: Sequence[Any], *, progress: Callable[[str], Any] | None = None,
                            **settings: Any) -> ValidationOverDatasets:
     """Validate the same models on several data sets and rank them over the data sets (Demšar 2006).
-
     ``sources``: bundled data set names, or ``(name, table, target)`` triples of your own tables; the other
     arguments as for :func:`validate` (the same models, method and seed on every data set). ``progress``,
     given a data set's name, returns the callable :func:`validate` reports to (or None).
@@ -690,8 +682,6 @@ def validate_over_datasets(sources: Sequence[Any], *, progress: Callable[[str], 
     >>> sorted(r.results), r.friedman.n_datasets
     (['iris', 'wine'], 2)
     """
-    from assay.inference.friedman import friedman_nemenyi
-
     if isinstance(sources, str) or not hasattr(sources, "__len__") or not hasattr(sources, "__iter__") \
             or len(sources) < 2:
         raise InvalidInput("give two data sets or more to rank the models over them", field="dataset")

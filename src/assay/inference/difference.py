@@ -1,4 +1,4 @@
-"""The difference of two error rates measured on independent test sets (seed 004).
+"""The difference of two error rates measured on independent test sets (Mitchell 1997, ch. 5).
 
 Model M1 is tested on n1 instances with error rate e1, model M2 on another n2
 instances with error rate e2. Each rate is approximately normal with variance
@@ -18,9 +18,8 @@ This module also holds the sentence every comparison in assay ends with
 
 References
 ----------
-Seed 004 ("Confrontare l'accuratezza di 2 modelli", with the erratum of
-shared/seeds/README.md: e1 = 0.15, threshold confidence 0.8733). T. M. Mitchell
-(1997), Machine Learning, section 5.5.
+T. M. Mitchell (1997), Machine Learning, section 5.5 (the worked example: e1 = 0.15,
+significant from confidence 0.8733).
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from typing import Any
 from assay.errors import InvalidInput
 from assay.inference.distributions import normal_quantile, normal_two_sided_p
 from assay.inference.estimate import ConfidenceInterval, finite_or_none
+from assay.inference.proportion import normal_rule, normal_rule_broken
 from assay.inference.testing import (  # noqa: F401  (re-exported)
     TwoSidedTest,
     format_level,
@@ -153,7 +153,7 @@ def error_difference(e1: float, n1: int, e2: float, n2: int, *, confidence: floa
 
     Examples
     --------
-    Seed 004: M1 with 15% error on 30 instances, M2 with 25% on 5000.
+    M1 with 15% error on 30 instances, M2 with 25% on 5000.
 
     >>> r = error_difference(0.15, 30, 0.25, 5000)
     >>> round(r.difference, 3), round(r.ci.high - r.difference, 3)
@@ -179,8 +179,6 @@ def error_difference(e1: float, n1: int, e2: float, n2: int, *, confidence: floa
 
 def _normal_note(e1: float, n1: int, e2: float, n2: int) -> str | None:
     """The warning when a test set breaks Mitchell's rules of thumb, or None."""
-    from assay.inference.proportion import normal_rule, normal_rule_broken
-
     broken = [b for b in (normal_rule_broken(n1, e1, n_name="n1", p_name="e1"),
                           normal_rule_broken(n2, e2, n_name="n2", p_name="e2")) if b]
     if not broken:

@@ -13,6 +13,9 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from assay import checks
+from assay.errors import InvalidInput
+
 __all__ = [
     "normal_quantile",
     "normal_two_sided_p",
@@ -36,9 +39,7 @@ __all__ = [
 
 def check_confidence(confidence: float) -> float:
     """The confidence level as a float in (0, 1); see :func:`assay.checks.check_confidence`."""
-    from assay.checks import check_confidence as check
-
-    return check(confidence)
+    return checks.check_confidence(confidence)
 
 
 def normal_quantile(q: float | np.ndarray) -> float | np.ndarray:
@@ -161,7 +162,7 @@ def studentized_range_sf(q: Any, k: int) -> np.ndarray:
         if distinct.size <= nodes.size:
             out[inside] = _range_sf_integral(distinct, k)[where]
         else:
-            from scipy.interpolate import CubicSpline
+            from scipy.interpolate import CubicSpline  # lazy (assay.lazy_imports): only a long table of statistics
 
             tail = _range_sf_integral(nodes, k)
             positive = tail > 0.0
@@ -227,9 +228,7 @@ def z_confidence(z: float, *, two_sided: bool = True) -> float:
     >>> round(z_confidence(1.53), 4), round(z_confidence(1.53, two_sided=False), 4)
     (0.874, 0.937)
     """
-    from assay.checks import check_number
-
-    x = check_number(z, "z")
+    x = checks.check_number(z, "z")
     if _check_flag(two_sided, "two_sided"):
         return float(special.erf(abs(x) / math.sqrt(2.0)))
     return float(special.ndtr(x))
@@ -239,10 +238,7 @@ def _check_flag(value: Any, field: str) -> bool:
     """True or False (numpy's too), refusing anything else: ``if value`` on an array raises ValueError."""
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    from assay.checks import check_text
-    from assay.errors import InvalidInput
-
-    raise InvalidInput(f"must be True or False, got {check_text(value)}", field=field)
+    raise InvalidInput(f"must be True or False, got {checks.check_text(value)}", field=field)
 
 
 @dataclass(frozen=True)
@@ -311,15 +307,11 @@ def normal_table(confidence: float | None = None, *, z: float | None = None,
     >>> round(normal_table(z=1.53).two_sided_confidence, 3)
     0.874
     """
-    from assay.errors import InvalidInput
-
     if (confidence is None) == (z is None):
         raise InvalidInput("give exactly one of confidence and z")
     two_sided = _check_flag(two_sided, "two_sided")
     if confidence is not None:
         c = check_confidence(confidence)
         return NormalTableEntry(critical_z(c, two_sided=two_sided), c, bool(two_sided), "z")
-    from assay.checks import check_number
-
-    x = check_number(z, "z")
+    x = checks.check_number(z, "z")
     return NormalTableEntry(x, z_confidence(x, two_sided=two_sided), bool(two_sided), "confidence")

@@ -45,8 +45,11 @@ from typing import Any, Literal
 
 import numpy as np
 
+from assay.checks import check_confidence
 from assay.errors import InvalidInput
+from assay.inference.distributions import chi2_sf, f_sf, studentized_range_sf
 from assay.inference.estimate import finite_or_none
+from assay.inference.testing import format_level, format_pvalue
 from assay.limits import MAX_MODELS
 
 __all__ = ["FriedmanResult", "NemenyiPair", "friedman", "friedman_nemenyi", "nemenyi_q", "average_ranks", "Direction"]
@@ -68,7 +71,7 @@ def nemenyi_q(k: int, confidence: float = 0.95) -> float:
     >>> round(nemenyi_q(4), 3), round(nemenyi_q(10), 3)
     (2.569, 3.164)
     """
-    from scipy.stats import studentized_range
+    from scipy.stats import studentized_range  # lazy (assay.lazy_imports): scipy.stats takes most of a second
 
     if k < 2:
         raise InvalidInput(f"needs at least 2 models, got {k}", field="k")
@@ -85,7 +88,7 @@ def average_ranks(scores: np.ndarray, *, better: Direction = "higher") -> np.nda
     >>> average_ranks(np.array([[0.1, 0.2, 0.3]]), better="lower").tolist()
     [[1.0, 2.0, 3.0]]
     """
-    from scipy.stats import rankdata
+    from scipy.stats import rankdata  # lazy (assay.lazy_imports): scipy.stats takes most of a second
 
     values = -scores if better == "higher" else scores
     return rankdata(values, axis=1, method="average")
@@ -161,8 +164,6 @@ class FriedmanResult:
 
     def verdict(self) -> str:
         """The result in plain words."""
-        from assay.inference.testing import format_level, format_pvalue
-
         level = format_level(self.confidence)
         k, n = self.n_models, self.n_datasets
         best = self.models[self.order[0]]
@@ -255,9 +256,6 @@ def friedman_nemenyi(scores: Any, *, models: Any = None, datasets: Any = None, b
     >>> round(r.statistic, 4), round(r.critical_difference, 3)
     (4.6667, 1.914)
     """
-    from assay.checks import check_confidence
-    from assay.inference.distributions import chi2_sf, f_sf, studentized_range_sf
-
     confidence = check_confidence(confidence)
     if better not in DIRECTIONS:
         raise InvalidInput(f"expected 'higher' or 'lower', got {better!r}", field="better")

@@ -103,7 +103,7 @@ def kappa_test(matrix: Any, *, confidence: float = 0.95) -> KappaResult:
 
     Examples
     --------
-    The 3-class example of seed 004 (kappa against the random predictor):
+    A 3-class example (kappa against the random predictor with the same marginals):
 
     >>> r = kappa_test([[88, 10, 2], [14, 40, 6], [18, 10, 12]])
     >>> round(r.kappa, 4), round(r.chance_agreement, 2)

@@ -1,6 +1,6 @@
 """McNemar's test of two paired proportions.
 
-On the 2 x 2 table of two classifiers' agreements (seed 004)::
+On the 2 x 2 table of two classifiers' agreements (Dietterich 1998)::
 
                   M2 correct   M2 wrong
     M1 correct        a            b
@@ -125,7 +125,7 @@ def mcnemar(table: Any, *, method: McNemarMethod = "chi2-corrected") -> McNemarR
         ``[[a, b], [c, d]]``; the test uses the discordant cells b and c.
     method : {"chi2-corrected", "chi2", "exact", "auto"}, default "chi2-corrected"
         ``chi2-corrected``: X = (|b - c| - 1)^2 / (b + c) against chi-squared with
-        1 degree of freedom (Edwards' continuity correction, seed 004);
+        1 degree of freedom (Edwards' continuity correction, Dietterich 1998);
         ``chi2``: X = (b - c)^2 / (b + c); ``exact``: the two-sided binomial
         test of b against Binomial(b + c, 1/2), p = min(1, 2 P(X <= min(b, c)));
         ``auto``: ``exact`` when b + c < 25, else ``chi2-corrected``.
@@ -151,7 +151,7 @@ def mcnemar(table: Any, *, method: McNemarMethod = "chi2-corrected") -> McNemarR
 
     Examples
     --------
-    Seed 004: M1 and M2 on the same 200 test instances.
+    Two models, M1 and M2, on the same 200 test instances.
 
     >>> r = mcnemar([[80, 40], [20, 60]])
     >>> round(r.statistic, 3), round(r.pvalue, 3)
@@ -202,7 +202,7 @@ def _as_correct(values: Any, field: str) -> np.ndarray:
 
 
 def paired_table(correct1: Any, correct2: Any) -> np.ndarray:
-    """The 2 x 2 table of two classifiers' outcomes on the same instances (seed 004).
+    """The 2 x 2 table of two classifiers' outcomes on the same instances (Dietterich 1998).
 
     Parameters
     ----------

@@ -570,7 +570,7 @@ def auc_power(auc: float | None = None, *, ncases: float | None = None, ncontrol
         raise InvalidInput(f"no AUC below 1 reaches {_level(power)} power at the {_level(sig_level)} level with "
                            f"{_groups(ncases, ncontrols)}: ask for less power or "
                            "give more instances", field="power")
-    from scipy import optimize  # only here: it costs a few tenths of a second to import
+    from scipy import optimize  # lazy (assay.lazy_imports): only here, and it takes a few tenths of a second
 
     theta = float(optimize.brentq(excess, low, high, xtol=1e-13, rtol=4 * np.finfo(float).eps))
     return AUCPlan(theta, ncases, ncontrols, kappa, sig_level, power, alternative, "auc")

@@ -1,6 +1,6 @@
 """Confidence intervals for a binomial proportion (accuracy, recall, ...).
 
-Seeds 002 and 004 model the classification of a test set as a Bernoulli
+Mitchell (ch. 5) and Witten & Frank (ch. 5) model the classification of a test set as a Bernoulli
 process: the observed success rate f = S/N estimates the true rate p, and the
 score interval of Wilson (1927) solves |f - p| <= z sqrt(p (1 - p) / N) for p.
 That interval is the default; the others are there for comparison and for
@@ -176,7 +176,7 @@ def proportion_ci(
         Confidence level of the interval.
     method : {"wilson", "clopper-pearson", "agresti-coull", "jeffreys", "normal"}
         ``wilson``: the score interval,
-        (f + z²/2N ± z sqrt(f/N - f²/N + z²/4N²)) / (1 + z²/N) (seeds 002, 004).
+        (f + z²/2N ± z sqrt(f/N - f²/N + z²/4N²)) / (1 + z²/N) (Witten & Frank, ch. 5).
         ``clopper-pearson``: the "exact" interval from Beta quantiles.
         ``agresti-coull``: the Wald interval around (k + z²/2) / (n + z²).
         ``jeffreys``: the Beta(k + 1/2, n - k + 1/2) equal-tailed interval, with
@@ -202,14 +202,14 @@ def proportion_ci(
 
     Examples
     --------
-    Seed 004: accuracy 0.8 on 100 test instances, at 95% (the seed prints
-    [0.711, 0.866], truncating 0.86663).
+    Accuracy 0.8 on 100 test instances, at 95% (a textbook table that truncates prints
+    [0.711, 0.866]; the bound is 0.86663).
 
     >>> r = proportion_ci(80, 100)
     >>> round(r.ci.low, 3), round(r.ci.high, 3)
     (0.711, 0.867)
 
-    Seed 002 (with its erratum): error rate 25% on 100 instances, at 80%.
+    Error rate 25% on 100 instances, at 80% (Witten & Frank's score interval).
 
     >>> r = proportion_ci(25, 100, confidence=0.80)
     >>> round(r.ci.low, 3), round(r.ci.high, 3)

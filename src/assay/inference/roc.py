@@ -20,6 +20,7 @@ precision-recall curve: point estimates and confidence intervals, ECML PKDD.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +29,9 @@ import numpy as np
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.distributions import normal_quantile
 from assay.inference.estimate import ConfidenceInterval
+from assay.metrics.ranking import POINT_CHUNK, mcclish, operating_points, partial_auc, threshold_counts
+from assay.summaries.disk import release
 from assay.summaries.scores import ScoreCounts
-from assay.summaries.spill import release
 
 __all__ = ["DeLongResult", "delong", "placements", "bootstrap_auc_ci", "logit_interval"]
 
@@ -52,8 +54,6 @@ def placements(sc: ScoreCounts) -> tuple[np.ndarray, np.ndarray]:
     V01[g] = (positives above g + 1/2 positives at g) / P.
     The AUC is the positives' mean V10 and also the negatives' mean V01.
     """
-    from assay.metrics.ranking import threshold_counts
-
     tc = threshold_counts(sc)
     n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
     v10 = (n_neg - tc.fp + 0.5 * sc.negatives) / n_neg
@@ -75,8 +75,6 @@ def delong(sc: ScoreCounts, *, confidence: float = 0.95) -> DeLongResult:
     >>> round(r.auc, 4), round(r.se, 4)
     (0.8889, 0.1571)
     """
-    from assay.metrics.ranking import POINT_CHUNK, threshold_counts
-
     tc = threshold_counts(sc)
     n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
 
@@ -148,8 +146,6 @@ def bootstrap_auc_ci(
     half = settings.resamples // 2
     spans = [(streams[0], 0, half), (streams[1], half, settings.resamples)]
     if settings.resamples * (n_pos + n_neg) > 2_000_000:
-        from concurrent.futures import ThreadPoolExecutor
-
         with ThreadPoolExecutor(2) as pool:
             for future in [pool.submit(run, *span) for span in spans]:
                 future.result()
@@ -221,8 +217,6 @@ def bootstrap_operating_points(
     curve, and the interval runs between the (1 - c)/2 and (1 + c)/2 quantiles of the replicates
     (R's default quantile, as pROC). Memory stays O(chunk x distinct scores).
     """
-    from assay.metrics.ranking import operating_points
-
     targets = np.asarray(targets, dtype=np.float64)
     n_pos, n_neg = int(np.sum(sc.positives)), int(np.sum(sc.negatives))
     values = np.concatenate([operating_points(tp, fp, n_pos, n_neg, targets, given=given)[0]
@@ -241,8 +235,6 @@ def bootstrap_partial_auc(
     :func:`bootstrap_operating_points`; replicates whose standardisation is undefined (below the
     diagonal) are left out of its interval, as pROC leaves out NA replicates. Returns both intervals and
     the share of replicates in which the standardisation is defined."""
-    from assay.metrics.ranking import mcclish, partial_auc
-
     n_pos, n_neg = int(np.sum(sc.positives)), int(np.sum(sc.negatives))
     raw = np.empty(settings.resamples)
     standard = np.empty(settings.resamples)

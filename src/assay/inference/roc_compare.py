@@ -34,16 +34,16 @@ receiver operating characteristic curves, IEEE Signal Processing Letters
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from assay.errors import InvalidInput
 from assay.inference.testing import TwoSidedTest, validate_confidence
-from assay.inference.distributions import normal_quantile, normal_two_sided_p
+from assay.inference.distributions import normal_quantile, normal_two_sided_p, t_quantile, t_two_sided_p
 from assay.inference.estimate import ConfidenceInterval, finite_or_none
-from assay.inference.roc import placements
+from assay.inference.roc import delong, placements
 from assay.inputs import as_scores, check_lengths
 from assay.summaries.scores import ScoreCounts
 
@@ -248,8 +248,6 @@ class UnpairedAUCTestResult(TwoSidedTest):
     def interval(self, confidence: float) -> ConfidenceInterval | None:
         if not (self.se == self.se and self.se > 0):
             return None
-        from assay.inference.distributions import t_quantile
-
         q = 0.5 + confidence / 2.0
         crit = float(t_quantile(q, self.df)) if self.df is not None else float(normal_quantile(q))
         return ConfidenceInterval(max(self.difference - crit * self.se, -1.0),
@@ -267,9 +265,6 @@ def unpaired_auc_test(sc1: ScoreCounts, sc2: ScoreCounts, *, method: str = "delo
                       resamples: int = 2000, seed: int = 0) -> UnpairedAUCTestResult:
     """The test of two AUCs on different instances (independent test sets): DeLong's or the bootstrap's,
     as :class:`UnpairedAUCTestResult` describes them."""
-    from assay.inference.distributions import t_two_sided_p
-    from assay.inference.roc import delong
-
     confidence = validate_confidence(confidence)
     d1, d2 = delong(sc1, confidence=confidence), delong(sc2, confidence=confidence)
     difference = d1.auc - d2.auc
@@ -298,8 +293,6 @@ def unpaired_auc_test(sc1: ScoreCounts, sc2: ScoreCounts, *, method: str = "delo
                                        method="bootstrap test for two ROC curves on different instances")
     else:
         raise InvalidInput(f"{method!r} is not one of ['delong', 'bootstrap']", field="method")
-    from dataclasses import replace
-
     return replace(result, ci=result.interval(confidence))
 
 

@@ -24,29 +24,27 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import pyarrow as pa
+from pyarrow import csv
+
 from assay.errors import InvalidInput
-from assay.io.tables import (
-    NA_VALUES,
-    TABLE_FORMATS,
+from assay.io.columns import as_text, check_names, is_nested
+from assay.io.csv_reading import (
     WINDOWS_1252_NOTE,
     Dialect,
-    _as_text,
-    _check_names,
-    _check_utf8_head,
-    _csv_block,
-    _first_line,
-    _interruptible,
-    _is_nested,
-    _not_utf8,
-    _open_source,
-    _read_jsonl,
-    _Source,
-    _with_growing_blocks,
-    _with_note,
-    detect_format,
+    check_utf8_head,
+    csv_block,
+    not_utf8,
+    record_end,
     sniff_dialect,
     windows_1252,
+    with_growing_blocks,
+    with_note,
 )
+from assay.io.json_lines import read_jsonl
+from assay.io.sources import TABLE_FORMATS, Source, detect_format, first_line_of, interruptible, open_source
+from assay.io.tables import NA_VALUES
+from assay.summaries.disk import check_room, room_for
 
 __all__ = ["Batch", "Scan", "scan", "parts_of"]
 
@@ -146,7 +144,7 @@ def scan(source: str, *, text_columns: Sequence[str] = (), number_columns: Seque
 
 def _rows_expected(parts: Sequence[str]) -> int | None:
     """The total row count from the Parquet footers, when every part is a plain Parquet file."""
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # lazy (assay.lazy_imports): only Parquet parts need it
 
     total = 0
     for part in parts:
@@ -162,34 +160,32 @@ def _rows_expected(parts: Sequence[str]) -> int | None:
 def _batches(part: str, wanted: list[str], text: set[str], format: str | None,
              na_values: Sequence[str] | None, dialect: tuple[str | None, str | None] = (None, None),
              block: int = BLOCK) -> Iterator[Batch]:
-    import pyarrow as pa
-
-    src = _open_source(part)
+    src = open_source(part)
     fmt = format or detect_format(part, src.head)
     row = 1
     note: list[str] = []
     try:
-        with _interruptible():
+        with interruptible():
             for record_batch in _record_batches(src, fmt, wanted, text, na_values, dialect, block, note):
                 columns = {}
                 for name in wanted:
                     column = record_batch.column(name)
-                    if _is_nested(column.type):
+                    if is_nested(column.type):
                         raise InvalidInput(f"{part}: column {name!r} holds nested values ({column.type}), "
                                            "not labels or numbers")
                     # integers stay integers: their labels read as the text would ("0", "1"), faster
                     if name in text and not (pa.types.is_string(column.type) or pa.types.is_integer(column.type)
                                              or pa.types.is_large_string(column.type)):
-                        column = _as_text(column)
+                        column = as_text(column)
                     columns[name] = column
                 batch = Batch(part, row, columns)
                 row += batch.n_rows
                 if batch.n_rows:
                     yield batch
     except InvalidInput as e:
-        raise _with_note(e, note[0] if note else "") from None
+        raise with_note(e, note[0] if note else "") from None
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError, ValueError) as e:
-        if _not_utf8(e):
+        if not_utf8(e):
             raise InvalidInput(f"{part} is not UTF-8 text near row {row:,}, though its first bytes are: save it as "
                                "UTF-8 (or as Windows-1252 throughout)") from None
         if _unended_row(e):
@@ -197,7 +193,7 @@ def _batches(part: str, wanted: list[str], text: set[str], format: str | None,
             raise InvalidInput(f"{part}: {where} does not end within {_mib(block)}: a quote that is never closed, "
                                "or a cell that long (a larger memory budget reads larger blocks)") from None
         raise InvalidInput(f"{part} cannot be read as {fmt.upper()} (near row {row:,}): "
-                           f"{_first_line(str(e))}") from None
+                           f"{first_line_of(str(e))}") from None
 
 
 def _unended_row(error: Exception) -> bool:
@@ -213,25 +209,21 @@ def _record_batches(src: Any, fmt: str, wanted: list[str], text: set[str],
                     na_values: Sequence[str] | None,
                     dialect: tuple[str | None, str | None] = (None, None), block: int = BLOCK,
                     note: list[str] | None = None) -> Iterator[Any]:
-    import pyarrow as pa
-
     if fmt in ("csv", "tsv"):
-        from pyarrow import csv
-
         sniffed = sniff_dialect(src.head, fmt, delimiter=dialect[0], decimal=dialect[1])
         parse = sniffed.parse_options()
         with _utf8_part(src, sniffed, block) as utf8:
             if note is not None and utf8.note:
                 note.append(utf8.note)
-            start = max(_csv_block(utf8), block) if utf8.head.find(b"\n") < 0 else block
+            start = max(csv_block(utf8), block) if utf8.head.find(b"\n") < 0 else block
 
             def names_of(size: int) -> tuple[list[str], int]:
                 reader = csv.open_csv(utf8.open(), read_options=sniffed.read_options(block_size=size),
                                       parse_options=parse)
                 return reader.schema.names, size
 
-            names, size = _with_growing_blocks(names_of, start, utf8, sniffed.delimiter)
-            _check_names(names, wanted, utf8.name)
+            names, size = with_growing_blocks(names_of, start, utf8, sniffed.delimiter)
+            check_names(names, wanted, utf8.name)
             reader = csv.open_csv(utf8.open(), read_options=sniffed.read_options(block_size=size),
                                   parse_options=parse,
                                   convert_options=csv.ConvertOptions(
@@ -252,24 +244,22 @@ def _record_batches(src: Any, fmt: str, wanted: list[str], text: set[str],
                     raise
                 raise InvalidInput(problem) from None
     elif fmt == "parquet":
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # lazy (assay.lazy_imports): only Parquet parts need it
 
         handle = src.open() if src.compression is None else pa.BufferReader(src.open().read())
         # column chunks read a buffer at a time, not whole row groups ahead (190 MiB for 2 columns of 2·10^7
         # rows in row groups of 2^20, against 30 MiB)
         file = pq.ParquetFile(handle, pre_buffer=False, buffer_size=block)
-        _check_names(file.schema_arrow.names, wanted, src.name)
+        check_names(file.schema_arrow.names, wanted, src.name)
         yield from file.iter_batches(batch_size=max(4096, min(BATCH_ROWS, block // 3)), columns=wanted)
     else:
-        yield from _read_jsonl(src, wanted, text).to_batches(max_chunksize=BATCH_ROWS)
+        yield from read_jsonl(src, wanted, text).to_batches(max_chunksize=BATCH_ROWS)
 
 
-def _open_quote_after(src: _Source, rows: int, block: int, delimiter: str) -> str | None:
+def _open_quote_after(src: Source, rows: int, block: int, delimiter: str) -> str | None:
     """The quote left open that made a CSV part's row run on past a block, after its first ``rows`` rows:
     the records from there are followed, their quoted line breaks included, over two blocks; the first
     that does not end within them is named by its line. None when none is found (a cell that long)."""
-    from assay.io.tables import record_end
-
     line, skip, carry = 1, rows + 1, b""  # the header and the rows read are skipped, line by line
     stream = src.open()
     stream = open(stream, "rb") if isinstance(stream, str) else stream
@@ -310,21 +300,19 @@ TRANSCODE_CHUNK = 1 << 24
 
 
 @contextmanager
-def _utf8_part(src: _Source, dialect: Dialect, block: int) -> Iterator[_Source]:
+def _utf8_part(src: Source, dialect: Dialect, block: int) -> Iterator[Source]:
     """A CSV part as UTF-8 for pyarrow: itself when it is UTF-8; Windows-1252 text transcoded here, in memory
     when it is no larger than a block, else into a temporary file (``TMPDIR``) removed when the part is read."""
     if dialect.encoding == "utf8":
-        _check_utf8_head(src)
+        check_utf8_head(src)
         yield src
         return
     note = WINDOWS_1252_NOTE.format(name=src.name)
     size = src.size
     if src.data is not None or (size is not None and size <= block):
         data = windows_1252(src.read_all(), src.name).encode("utf-8")
-        yield _Source(src.name, None, data, None, data[:4096], note=note)
+        yield Source(src.name, None, data, None, data[:4096], note=note)
         return
-    from assay.summaries.spill import check_room, room_for
-
     directory = tempfile.gettempdir()
     # about as many bytes as the part, and one more for each character beyond ASCII (two for the euro sign)
     grown = len(src.head.decode("cp1252", errors="replace").encode("utf-8")) / max(len(src.head), 1)
@@ -346,6 +334,6 @@ def _utf8_part(src: _Source, dialect: Dialect, block: int) -> Iterator[_Source]:
                     line += chunk.count(b"\n")
         with open(handle.name, "rb") as f:
             head = f.read(4096)
-        yield _Source(src.name, handle.name, None, None, head, note=note)
+        yield Source(src.name, handle.name, None, None, head, note=note)
     finally:
         os.unlink(handle.name)

@@ -20,9 +20,9 @@ import math
 import numpy as np
 
 from assay.metrics.confusion import Cells
+from assay.summaries.disk import CHUNK, is_on_disk, release
 from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts, SortedKeys, ThresholdCounts
-from assay.summaries.spill import CHUNK, is_on_disk, release
 
 __all__ = [
     "ThresholdCounts",
@@ -44,6 +44,7 @@ __all__ = [
     "counts_at",
     "drop_collinear",
     "partial_auc_of",
+    "first_index",
 ]
 
 
@@ -342,7 +343,7 @@ def gains_at(tc: ThresholdCounts, depth: float) -> float:
     n = float(tc.n_positive + tc.n_negative)
     target = depth * n
     # the first threshold with at least ``target`` instances at or above it (tp + fp increases)
-    i = _first_index(len(tc.tp), lambda j: float(tc.tp[j] + tc.fp[j]) >= target)
+    i = first_index(len(tc.tp), lambda j: float(tc.tp[j] + tc.fp[j]) >= target)
     if i >= len(tc.tp):
         return 1.0
     hi_n, hi_tp = float(tc.tp[i] + tc.fp[i]), float(tc.tp[i])
@@ -352,7 +353,7 @@ def gains_at(tc: ThresholdCounts, depth: float) -> float:
     return float(found / tc.n_positive)
 
 
-def _first_index(n: int, reached) -> int:
+def first_index(n: int, reached) -> int:
     """The first j in [0, n) with ``reached(j)`` true (false then true along j), else n: a binary search."""
     lo, hi = 0, n
     while lo < hi:
@@ -370,7 +371,7 @@ def counts_at(tc: ThresholdCounts, thresholds: np.ndarray) -> Cells:
     # number of distinct scores >= t (scores are decreasing)
     if is_on_disk(tc.thresholds):  # a binary search each, reading a few entries from disk
         m = len(tc.thresholds)
-        k = np.array([_first_index(m, lambda j, x=x: not tc.thresholds[j] >= x) for x in t.ravel()],
+        k = np.array([first_index(m, lambda j, x=x: not tc.thresholds[j] >= x) for x in t.ravel()],
                      dtype=np.int64).reshape(t.shape)
     else:
         k = np.searchsorted(-tc.thresholds, -t, side="right")

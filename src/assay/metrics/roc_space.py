@@ -21,6 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assay.checks import check_number, check_text
+from assay.errors import InvalidInput
+from assay.summaries import disk
+
 __all__ = [
     "roc_hull",
     "upper_hull",
@@ -79,16 +83,15 @@ def roc_hull(positives: np.ndarray, negatives: np.ndarray, *, tp: np.ndarray | N
     points of a continuous score before the exact pruning on integer counts.
     ``tp`` and ``fp`` may pass the cumulative counts when they are already made.
     """
-    from assay.summaries.spill import CHUNK, release
-
+    chunk = disk.CHUNK  # read at each call (the tests walk in chunks of a few points)
     m = len(positives)
     tp = np.cumsum(positives) if tp is None else tp
     fp = np.cumsum(negatives) if fp is None else fp
     # the hull of the whole curve is the hull of the chunks' hulls: one chunk of points in memory at a time
     xs, ys, ids = [np.zeros(1, dtype=np.asarray(fp[:0]).dtype)], [np.zeros(1, dtype=np.asarray(tp[:0]).dtype)], \
         [np.zeros(1, dtype=np.int64)]
-    for start in range(0, m, CHUNK):
-        stop = min(m, start + CHUNK)
+    for start in range(0, m, chunk):
+        stop = min(m, start + chunk)
         # point g + 1 follows group g; it is a candidate when entered up and left right (the last always is)
         candidate = np.asarray(positives[start:stop]) > 0
         candidate[: stop - start - 1 if stop == m else stop - start] &= np.asarray(negatives[start + 1:stop + 1]) > 0
@@ -100,7 +103,7 @@ def roc_hull(positives: np.ndarray, negatives: np.ndarray, *, tp: np.ndarray | N
         xs.append(x[keep])
         ys.append(y[keep])
         ids.append(chosen[keep] + start + 1)
-        release(positives, negatives, tp, fp)
+        disk.release(positives, negatives, tp, fp)
     x, y, idx = np.concatenate(xs), np.concatenate(ys), np.concatenate(ids)
     return idx[upper_hull(x, y)]
 
@@ -186,8 +189,6 @@ def mix(a: tuple[float, float], b: tuple[float, float], q: float) -> tuple[float
     >>> mix((0.1, 0.5), (0.5, 0.9), 0.25)
     (0.2, 0.6)
     """
-    from assay.checks import check_number
-
     a, b = _point(a, "a"), _point(b, "b")
     q = check_number(q, "q", low=0.0, high=1.0, what="a probability in [0, 1]")
     return (round((1 - q) * a[0] + q * b[0], 15), round((1 - q) * a[1] + q * b[1], 15))
@@ -195,9 +196,6 @@ def mix(a: tuple[float, float], b: tuple[float, float], q: float) -> tuple[float
 
 def _point(value: object, field: str) -> tuple[float, float]:
     """A point (fpr, tpr) of ROC space: two rates in [0, 1]."""
-    from assay.checks import check_text, check_number
-    from assay.errors import InvalidInput
-
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
         raise InvalidInput(f"must be a point (fpr, tpr) of two rates in [0, 1], got {check_text(value)}", field=field)
     try:
@@ -251,8 +249,6 @@ def roc_region(fpr: float, tpr: float) -> str:
     >>> roc_region(0.0, 1.0), roc_region(0.2, 0.8)
     ('balanced', 'balanced')
     """
-    from assay.checks import check_number
-
     fpr = check_number(fpr, "fpr", low=0.0, high=1.0, what="a rate in [0, 1]")
     tpr = check_number(tpr, "tpr", low=0.0, high=1.0, what="a rate in [0, 1]")
     if tpr < fpr:

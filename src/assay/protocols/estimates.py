@@ -25,7 +25,11 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
+from assay.metrics.ranking import auc_from_keys
+from assay.metrics.regression import REGRESSION_METRICS
 from assay.protocols.run import FoldPredictions, ProtocolRun
+from assay.summaries.regression import RegressionSummary
+from assay.summaries.scores import sort_keys
 
 __all__ = [
     "MethodEstimate",
@@ -322,9 +326,6 @@ def fold_metrics(run: ProtocolRun, model: str) -> list[dict[str, Any]]:
     class only. The bootstrap methods add ``train_error`` (on the bootstrap
     sample); train-val-test adds ``chosen`` and ``validation_accuracy``.
     """
-    from assay.metrics.ranking import auc_from_keys
-    from assay.summaries.scores import sort_keys
-
     y = run.y_codes
     two = len(run.labels) == 2
     rows = []
@@ -474,9 +475,6 @@ def regression_estimate(run: ProtocolRun, model: str) -> RegressionEstimate:
 def regression_fold_metrics(run: ProtocolRun, model: str) -> list[dict[str, Any]]:
     """Per part: sizes and the measures of ``FOLD_METRICS`` on its test part (None when undefined, e.g. R²
     on a part whose actual values are all equal, or any relative measure on a part of one instance)."""
-    from assay.metrics.regression import REGRESSION_METRICS
-    from assay.summaries.regression import RegressionSummary
-
     y = np.asarray(run.y_codes, dtype=np.float64)
     rows = []
     for part in run.parts(model):

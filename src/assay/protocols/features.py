@@ -8,6 +8,9 @@ values (medians, most frequent categories, the one-hot vocabulary, means and
 standard deviations for scaling) is done by ``preprocessor``, which is the
 first step of every model's pipeline and so is fitted on each training part
 only.
+
+pyarrow and scikit-learn are imported where they are first needed (:mod:`assay.lazy_imports`):
+a bundled data set needs no pyarrow, and describing a table's columns no scikit-learn.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
+from assay.inputs import encode_labels
+from assay.io.datasets import load_dataset
 
 __all__ = [
     "Features",
@@ -318,8 +323,6 @@ def encode_target(y: Any, *, field: str = "y") -> tuple[tuple[str, ...], np.ndar
     >>> labels, codes.tolist()
     (('no', 'yes'), [1, 0, 1])
     """
-    from assay.inputs import encode_labels
-
     encoded = encode_labels({field: y})
     labels = encoded.labels
     if len(labels) < 2:
@@ -503,8 +506,6 @@ def features_from_dataset(name: str) -> tuple[Features, np.ndarray]:
         columns = {str(f): np.asarray(bunch.data[:, j], dtype=np.float64) for j, f in enumerate(bunch.feature_names)}
         columns["progression"] = np.asarray(bunch.target, dtype=np.float64)
         return features_from_columns(columns, target="progression", task="regression")
-    from assay.io.datasets import load_dataset
-
     data = load_dataset(name)
     X = np.asarray(data.X, dtype=np.float64)
     columns: dict[str, Any] = {feature: X[:, j] for j, feature in enumerate(data.feature_names)}

@@ -9,6 +9,7 @@ learns from.
 from __future__ import annotations
 
 import ast
+import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -256,8 +257,6 @@ def _with_params(estimator: Any, params: Mapping[str, Any], what: str) -> Any:
 
 
 def _import_class(path: str) -> Any:
-    import importlib
-
     module_name, _, class_name = path.rpartition(".")
     if not module_name or not class_name:
         raise InvalidInput(f"{path!r} is not a known learner {list(LEARNERS)} nor an import path "

@@ -9,6 +9,9 @@ them one after the other.
 
 from __future__ import annotations
 
+import signal
+import threading
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -194,8 +197,6 @@ def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
 
 def _fit(model: Any, X: np.ndarray, y: np.ndarray, name: str, where: str, regression: bool = False,
          fit_params: Mapping[str, Any] | None = None) -> None:
-    import warnings
-
     try:
         with warnings.catch_warnings():
             # scikit-learn 1.9 deprecates SVC(probability=True), which the 'svm' learner is defined by
@@ -329,9 +330,6 @@ def _numbers(pred: Any, name: str, where: str) -> np.ndarray:
 def _workers_ignore_interrupt() -> Iterator[None]:
     """Start the worker processes with Ctrl-C ignored (they inherit it), so that a Ctrl-C while they
     load prints no traceback of theirs; the main process takes Ctrl-C again as soon as they are started."""
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -348,8 +346,6 @@ def _task_in_worker(*args: Any) -> FoldPredictions | tuple[str, str | None, int 
     The worker ignores Ctrl-C: a terminal sends it to every process of the group, and
     the main process alone stops the run and says so (in one line, not a traceback per worker).
     """
-    import signal
-
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # a worker thread, not a process: nothing to do
@@ -533,9 +529,7 @@ def run_protocol(
             if progress is not None:
                 progress(len(results), total)
     else:
-        import warnings
-
-        from joblib import Parallel, delayed
+        from joblib import Parallel, delayed  # lazy (assay.lazy_imports): only folds run in parallel need it
 
         with _workers_ignore_interrupt():
             stream = Parallel(n_jobs=jobs, return_as="generator")(delayed(_task_in_worker)(*call(t))

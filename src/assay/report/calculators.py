@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.report.document import Block, Heading, Paragraph, Table
-from assay.report.format import level_text, percent
+from assay.inference.mcnemar import METHOD_TITLES as MCNEMAR_TITLES
+from assay.inference.proportion import METHOD_TITLES as INTERVAL_TITLES
+from assay.report.blocks import Block, Heading, Paragraph, Table
+from assay.report.format import level_text, percent, pvalue_text
+from assay.report.markdown import render_blocks_markdown
 from assay.report.text import render_blocks_text
 
 __all__ = ["interval_document", "render_interval_text", "normal_table_document", "plan_document"]
@@ -49,15 +52,10 @@ def render_interval_text(r: Any, *, color: bool | None = False) -> str:
 
 
 def interval_markdown(r: Any) -> str:
-    from assay.report.markdown import render_blocks_markdown
-
     return render_blocks_markdown(interval_document(r))
 
 
 def mcnemar_document(r: Any, table: tuple[int, int, int, int], confidence: float) -> list[Block]:
-    from assay.inference.mcnemar import METHOD_TITLES
-    from assay.report.format import pvalue_text
-
     a, b, c, d = table
     stat = "—" if r.statistic != r.statistic else f"{r.statistic:.3f}"
     return [
@@ -66,7 +64,7 @@ def mcnemar_document(r: Any, table: tuple[int, int, int, int], confidence: float
               [["model 1 right", f"{a:,}", f"{b:,}"], ["model 1 wrong", f"{c:,}", f"{d:,}"]]),
         Paragraph(f"only one of the two is right on {b + c:,} instances: {b:,} times model 1, {c:,} times model 2",
                   "muted"),
-        Table(["Test", "Statistic", "p-value"], [[METHOD_TITLES.get(r.method, r.method), stat,
+        Table(["Test", "Statistic", "p-value"], [[MCNEMAR_TITLES.get(r.method, r.method), stat,
                                                    pvalue_text(r.pvalue)]], align="lrr"),
         Paragraph(r.verdict(confidence, what="the two classifiers' errors")[0].upper()
                   + r.verdict(confidence, what="the two classifiers' errors")[1:] + "."),
@@ -126,12 +124,10 @@ def _plan_rows(r: Any) -> list[tuple[str, str, bool]]:
     d = r.to_dict()
     q, solved = d["question"], d["solved_for"]
     if q == "proportion":
-        from assay.inference.proportion import METHOD_TITLES
-
         return [("proportion expected", _share(r.p), False),
                 ("half-width", f"±{r.half_width * 100:.3g} points", solved == "half_width"),
                 ("confidence", level_text(r.confidence), False),
-                ("interval", METHOD_TITLES[r.method], False),
+                ("interval", INTERVAL_TITLES[r.method], False),
                 ("instances", f"{r.n:,}", solved == "n")]
     if q in ("auc", "auc_pair"):
         rows = [("AUC", f"{r.auc:.4f}", solved == "auc")] if q == "auc" else \
@@ -162,9 +158,7 @@ def plan_document(r: Any) -> list[Block]:
     rows = [[name, value, "computed" if computed else ""] for name, value, computed in _plan_rows(r)]
     method = r.method
     if d["question"] == "proportion":
-        from assay.inference.proportion import METHOD_TITLES
-
-        method = (f"the half-width of the {METHOD_TITLES[r.method]} interval at k = p·n, as the tables of "
+        method = (f"the half-width of the {INTERVAL_TITLES[r.method]} interval at k = p·n, as the tables of "
                   "Witten & Frank (ch. 5) and Mitchell (ch. 5) read backwards")
         if r.method == "normal":
             method += "; n = z² p (1 − p) / h², rounded up"

@@ -11,10 +11,12 @@ matplotlib is imported inside the functions only.
 
 from __future__ import annotations
 
+import io
 import os
 from typing import Any
 
 from assay.errors import InvalidInput
+from assay.report.drawing import write_figures
 
 __all__ = ["plot_critical_difference", "save_cd_plot"]
 
@@ -100,16 +102,12 @@ def _size(result: Any) -> tuple[float, float]:
 
 def save_cd_plot(result: Any, directory: str | os.PathLike[str], *, stem: str = "critical-difference") -> list[str]:
     """Write the diagram to ``directory`` as ``<stem>.svg`` and ``<stem>.png`` (atomically); the paths written."""
-    from assay.report.plots import write_figures
-
     return write_figures([(stem, lambda ax: plot_critical_difference(result, ax), _size(result))], directory)
 
 
 def cd_svg(result: Any) -> str:
     """The critical-difference diagram as SVG text, for an HTML page (no date in it: the same result gives the
     same page)."""
-    import io
-
     from matplotlib import rc_context
     from matplotlib.figure import Figure
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.report.document import Block, Heading, Paragraph, Table
+from assay.report.blocks import Block, Heading, Paragraph, Table
 from assay.report.format import estimate_cell, level_text, pvalue_text, statistic_text
 
-__all__ = ["comparison_document", "comparison_headline"]
+__all__ = ["comparison_document", "comparison_headline", "roc_space_blocks"]
 
 TITLES = {
     "mcnemar": "McNemar (instances where exactly one is right)",
@@ -87,7 +87,7 @@ def comparison_document(c: Any) -> list[Block]:
         verdicts.extend(_pairwise_words(c, level))
     space = getattr(c, "roc_space", None)
     if space:
-        verdicts.extend(_roc_space_blocks(blocks, space))
+        verdicts.extend(roc_space_blocks(blocks, space))
     blocks.append(Heading("In words"))
     for v in verdicts:
         blocks.append(Paragraph(v[0].upper() + v[1:] + ("" if v.endswith(".") else ".")))
@@ -179,7 +179,7 @@ def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _roc_space_blocks(blocks: list[Block], space: dict[str, Any]) -> list[str]:
+def roc_space_blocks(blocks: list[Block], space: dict[str, Any]) -> list[str]:
     """The models in ROC space, their combined hull and the optimal one: blocks, and the sentences."""
     rows = [[m["name"], "—" if m["fpr"] is None else f"{m['fpr']:.3f}", "—" if m["tpr"] is None else f"{m['tpr']:.3f}",
              m["region"] or m["note"] or ""] for m in space["models"]]

@@ -1,73 +1,37 @@
-"""What a report says, before it is drawn: headings, tables and sentences.
+"""What the report of a classifier says, before it is drawn: headings, tables and sentences.
 
 ``evaluation_document`` turns an ``Evaluation`` into a list of blocks whose text
 is already rounded and worded; the terminal and Markdown renderers only lay
 them out. Nothing here computes a metric: every number comes from the result.
+The blocks themselves are in :mod:`assay.report.blocks`; a ranking's section in
+:mod:`assay.report.ranking`, numeric predictions' report in
+:mod:`assay.report.regression` (both also importable from here).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from types import SimpleNamespace
-from typing import Any, Literal
+from typing import Any
 
 from assay.evaluation.result import Evaluation
 from assay.inference.estimate import Estimate
 from assay.metrics.confusion import BINARY_METRICS, MATRIX_METRICS
+from assay.report.blocks import Block, Builder, Heading, Paragraph, Table
+from assay.report.estimate_tables import brief_table, estimate_row, intervals_heading, metrics_table
 from assay.report.format import (
     ci_text,
-    estimate_cell,
     level_text,
     method_title,
     number,
     percent,
+    percent_cell,
     pvalue_text,
     value_text,
 )
+from assay.report.ranking import ranking_document, ranking_headline, ranking_section
+from assay.report.regression import regression_document
 
-__all__ = ["Heading", "Paragraph", "Table", "Block", "evaluation_document", "ranking_document", "ranking_headline"]
-
-
-@dataclass(frozen=True)
-class Heading:
-    text: str
-    level: int = 2
-
-
-@dataclass(frozen=True)
-class Paragraph:
-    text: str
-    style: Literal["plain", "muted", "strong"] = "plain"
-
-
-@dataclass(frozen=True)
-class Table:
-    header: list[str]
-    rows: list[list[str]]
-    align: str = ""  # one letter per column: l or r (default: first l, rest r)
-    total_rows: int = 0  # trailing rows that are totals
-    caption: str | None = None
-    stub_header: bool = True  # the first column names the rows
-
-    def alignment(self) -> str:
-        return self.align or "l" + "r" * (len(self.header) - 1)
-
-
-Block = Heading | Paragraph | Table
-
-
-@dataclass
-class _Builder:
-    blocks: list[Block] = field(default_factory=list)
-
-    def heading(self, text: str, level: int = 2) -> None:
-        self.blocks.append(Heading(text, level))
-
-    def para(self, text: str, style: Literal["plain", "muted", "strong"] = "plain") -> None:
-        self.blocks.append(Paragraph(text, style))
-
-    def table(self, table: Table) -> None:
-        self.blocks.append(table)
+__all__ = ["Heading", "Paragraph", "Table", "Block", "evaluation_document", "evaluation_headline", "input_line",
+           "ranking_document", "ranking_headline", "regression_document"]
 
 
 # metrics whose text shows them as percentages
@@ -91,34 +55,6 @@ def _title(name: str, beta: float) -> str:
     return spec.title if spec else name
 
 
-def _estimate_row(title: str, e: Estimate | None, *, as_percent: bool = False) -> list[str]:
-    """A row of a metrics table: title, value, interval, and the interval's method, or why there is none."""
-    if e is None or e.value is None:
-        return [title, "undefined", "—", (e.note if e is not None else None) or ""]
-    method = method_title(e.method)
-    if e.ci is None and e.note:
-        method = f"{method}: {e.note}" if method else e.note
-    return [title, value_text(e, as_percent=as_percent), ci_text(e, as_percent=as_percent), method]
-
-
-def _metrics_table(rows: list[list[str]], level: str, first: str = "Metric") -> Table:
-    """Metric, value, interval and method; with no interval at all (weights that are not counts) the interval
-    column is left out, and a reason every row gives is said once, under the table."""
-    if any(row[2] != "—" for row in rows):
-        return Table([first, "Value", f"{level} CI", "Interval method"], rows, align="lrrl")
-    notes = {row[3] for row in rows if row[3]}
-    shared = notes.pop() if len(notes) == 1 and sum(1 for row in rows if row[3]) > 1 else None
-    rows = [[row[0], row[1], "" if row[3] == shared else row[3]] for row in rows]
-    if not any(row[2] for row in rows):
-        return Table([first, "Value"], [row[:2] for row in rows], align="lr", caption=shared)
-    return Table([first, "Value", "Note"], rows, align="lrl", caption=shared)
-
-
-def _intervals_heading(title: str, rows: list[list[str]], level: str) -> str:
-    """'Metrics (95% confidence intervals)', or 'Metrics' when no row has one."""
-    return f"{title} ({level} confidence intervals)" if any(row[2] != "—" for row in rows) else title
-
-
 def _metric_row(name: str, e: Estimate, beta: float) -> list[str]:
     as_pct = _is_percent(name)
     method = method_title(e.method)
@@ -131,10 +67,11 @@ def _metric_row(name: str, e: Estimate, beta: float) -> list[str]:
             method = f"{method}: {note[1]}" if method else note[1]
         return [title, value_text(e, as_percent=as_pct), ci_text(e, as_percent=as_pct), method] \
             if e.value is not None else [title, "undefined", "—", e.note or ""]
-    return _estimate_row(title, e, as_percent=as_pct)
+    return estimate_row(title, e, as_percent=as_pct)
 
 
-def _input_line(ev: Evaluation) -> str | None:
+def input_line(ev: Evaluation) -> str | None:
+    """What was read, in one line: the file, the truth, the predictions or scores, the weights; None if nothing."""
     src = ev.source
     parts = []
     if src.get("file"):
@@ -154,7 +91,7 @@ def _input_line(ev: Evaluation) -> str | None:
     return " · ".join(parts) if parts else None
 
 
-def _headline(ev: Evaluation, *, short: bool = False) -> str:
+def evaluation_headline(ev: Evaluation, *, short: bool = False) -> str:
     """The report's first line (``short``: the threshold as 'score >= 0.5', for one screen)."""
     k = len(ev.labels)
     kind = "binary classification" if ev.task == "binary" else f"{k}-class classification"
@@ -297,13 +234,6 @@ def _tests_table(ev: Evaluation) -> tuple[Table | None, list[str]]:
     return Table(["Test", "Statistic", "p-value", "Method"], rows, align="lrrl"), verdicts
 
 
-def _compact(e: Estimate) -> str:
-    """A percentage with its interval at the estimate's decimals: '80.0% (71.2–86.6)'."""
-    if e.value is None:
-        return "undefined"
-    return estimate_cell(e, as_percent=True)
-
-
 def _per_class_table(ev: Evaluation) -> Table:
     names = ["precision", "recall", "f1", "specificity"]
     if ev.beta != 1.0:
@@ -311,7 +241,7 @@ def _per_class_table(ev: Evaluation) -> Table:
     header = ["class", "support", *[_title(n, ev.beta).split(" (")[0] for n in names]]
     rows = []
     for label, entry in ev.analysis.per_class.items():  # the labels as text
-        rows.append([str(label), _count(entry["support"]), *[_compact(entry[n]) for n in names]])
+        rows.append([str(label), _count(entry["support"]), *[percent_cell(entry[n]) for n in names]])
     intervals = any(isinstance(e, Estimate) and e.ci is not None for entry in ev.per_class.values()
                     for e in entry.values())
     return Table(header, rows, caption=f"value ({level_text(ev.confidence)} CI, in %)" if intervals else
@@ -323,7 +253,7 @@ def _averages_table(ev: Evaluation) -> Table:
     header = ["average", *[_title(n, ev.beta).split(" (")[0] for n in names]]
     rows = []
     for kind, group in ev.averages.items():
-        rows.append([kind, *[_compact(group[n]) for n in names]])
+        rows.append([kind, *[percent_cell(group[n]) for n in names]])
     return Table(header, rows, caption="micro: pooled counts · macro: mean over classes · weighted: by support")
 
 
@@ -342,6 +272,7 @@ def _undefined_notes(ev: Evaluation) -> list[str]:
 
 BRIEF_METRICS = ("accuracy", "balanced_accuracy", "recall", "precision", "specificity", "f1", "kappa", "mcc")
 """The metrics of ``--brief``, those that apply."""
+
 
 BRIEF_LEFT_OUT = (
     "scores within [0, 1] are read as probabilities",
@@ -373,26 +304,6 @@ def _brief_ranking(ev: Evaluation) -> list[tuple[str, Estimate | None, bool]]:
     if getattr(r, "average_precision_macro", None) is not None:
         items.append(("Average precision, macro", r.average_precision_macro, False))
     return items
-
-
-def _brief_table(b: _Builder, items: list[tuple[str, Estimate | None, bool]], level: str,
-                 first: str = "Metric") -> None:
-    """The estimates of one screen; why an estimate has no interval is said under the table, once for the
-    estimates that share a reason, so that the rows stay one line each."""
-    rows, reasons = [], {}
-    for title, e, as_percent in items:
-        row = _estimate_row(title, e, as_percent=as_percent)
-        if e is not None and e.ci is None and e.note:
-            row[3] = ""
-            reasons.setdefault(e.note, []).append(title)
-        rows.append(row)
-    b.table(_metrics_table(rows, level, first))
-    if len(reasons) == 1 and len(next(iter(reasons.values()))) == len(rows):
-        b.para(next(iter(reasons)), "muted")
-        return
-    for note, titles in reasons.items():
-        names = titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
-        b.para(f"{names}: {note}", "muted")
 
 
 def _p(p: float | None) -> str:
@@ -428,12 +339,12 @@ def _brief_words(ev: Evaluation) -> list[str]:
     return words
 
 
-def _brief_document(b: _Builder, ev: Evaluation) -> list[Block]:
+def _brief_document(b: Builder, ev: Evaluation) -> list[Block]:
     """One screen: the headline metrics with their intervals, and the tests in a sentence each."""
     level = level_text(ev.confidence)
     items = [(_title(name, ev.beta), ev.metrics[name], _is_percent(name)) for name in BRIEF_METRICS
              if name in ev.metrics and not (name in ("recall", "precision", "specificity") and ev.positive is None)]
-    _brief_table(b, items + _brief_ranking(ev), level)
+    brief_table(b, items + _brief_ranking(ev), level)
     words = _brief_words(ev)
     if words:  # none with weights that are not counts: the notes say why
         b.heading(f"In words (tests at {level}; kappa on Landis & Koch's scale)")
@@ -442,7 +353,7 @@ def _brief_document(b: _Builder, ev: Evaluation) -> list[Block]:
     return b.blocks
 
 
-def _threshold_free_document(b: _Builder, ev: Evaluation, brief: bool) -> list[Block]:
+def _threshold_free_document(b: Builder, ev: Evaluation, brief: bool) -> list[Block]:
     """Scores without a threshold: the ranking analysis, the truth's prevalence, and words."""
     level = level_text(ev.confidence)
     prevalence = ev.metrics.get("prevalence")
@@ -450,17 +361,17 @@ def _threshold_free_document(b: _Builder, ev: Evaluation, brief: bool) -> list[B
     if prevalence is not None and prevalence.value is not None:
         words.append(f"{percent(prevalence.value)} of the instances are {ev.positive!r}"
                      + (f" ({level} CI {ci_text(prevalence, as_percent=True)})." if prevalence.ci else "."))
-    extra = _Builder() if brief else b
+    extra = Builder() if brief else b
     if brief:
-        _brief_table(b, _brief_ranking(ev), level)
-    words += _ranking_section(extra, ev)
+        brief_table(b, _brief_ranking(ev), level)
+    words += ranking_section(extra, ev)
     b.heading("In words")
     for w in words:
         b.para(w)
     return b.blocks
 
 
-def _cost_decisions_section(b: _Builder, ev: Evaluation) -> list[str]:
+def _cost_decisions_section(b: Builder, ev: Evaluation) -> list[str]:
     """The decisions of least expected cost against the predictions made, when a cost matrix and
     probabilities are given; the sentence in words."""
     d = getattr(ev, "cost_decisions", None)
@@ -492,7 +403,7 @@ def _cost_decisions_section(b: _Builder, ev: Evaluation) -> list[str]:
     return [f"At {level}, deciding by least expected cost does not change the cost per instance significantly"]
 
 
-def _tests_section(b: _Builder, ev: Evaluation) -> None:
+def _tests_section(b: Builder, ev: Evaluation) -> None:
     b.heading("Tests")
     table = _tests_table(ev)[0]
     if table is None:
@@ -506,11 +417,11 @@ def _tests_section(b: _Builder, ev: Evaluation) -> None:
 
 def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
     """The blocks of an ``assay report`` on one classifier (``brief``: one screen of it)."""
-    b = _Builder()
+    b = Builder()
     if not brief:  # one screen starts with the headline
         b.heading("assay report", 1)
-    b.para(_headline(ev, short=brief), "strong")
-    line = _input_line(ev)
+    b.para(evaluation_headline(ev, short=brief), "strong")
+    line = input_line(ev)
     if line:
         b.para(line, "muted")
     for note in _brief_notes(ev) if brief else ev.notes:
@@ -532,8 +443,8 @@ def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
 
     level = level_text(ev.confidence)
     rows = [_metric_row(name, e, ev.beta) for name, e in ev.metrics.items()]
-    b.heading(_intervals_heading("Metrics", rows, level))
-    b.table(_metrics_table(rows, level))
+    b.heading(intervals_heading("Metrics", rows, level))
+    b.table(metrics_table(rows, level))
     # the normal intervals' warning on small counts (each estimate's note; JSON has them all)
     warned = [(_title(name, ev.beta), e.note) for name, e in ev.metrics.items()
               if e.method == "normal" and e.ci is not None and e.note]
@@ -561,7 +472,7 @@ def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
 
     ranking_words: list[str] = []
     if ev.ranking is not None:
-        ranking_words = _ranking_section(b, ev)
+        ranking_words = ranking_section(b, ev)
     if ev.probabilistic is not None:
         ranking_words += _probabilistic_section(b, ev.probabilistic)
 
@@ -608,7 +519,7 @@ _LOSS_TITLES = {
 }
 
 
-def _probabilistic_section(b: _Builder, p: Any) -> list[str]:
+def _probabilistic_section(b: Builder, p: Any) -> list[str]:
     """Losses of the probabilities, against the prior classifier, and their calibration."""
     level = level_text(p.confidence)
     b.heading("Probabilistic predictions")
@@ -619,7 +530,7 @@ def _probabilistic_section(b: _Builder, p: Any) -> list[str]:
         if e.note:
             method = f"{method}: {e.note}" if method else e.note
         rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False), method])
-    b.table(_metrics_table(rows, level, "Loss (lower is better)"))
+    b.table(metrics_table(rows, level, "Loss (lower is better)"))
     prior = ", ".join(f"{label} {percent(q)}" for label, q in zip(p.prior.labels, p.prior.probabilities,
                                                                   strict=True))
     source = "training data (given)" if p.prior.source == "given" else p.prior.source
@@ -647,211 +558,3 @@ def _probabilistic_section(b: _Builder, p: Any) -> list[str]:
     words.append(f"Predicted and observed frequencies differ by {percent(cal.ece)} on average "
                  f"(expected calibration error).")
     return words
-
-
-def _threshold_text(t: float) -> str:
-    return "above every score" if t == float("inf") else f"{t:.4g}"
-
-
-def _ranking_section(b: _Builder, ev: Evaluation) -> list[str]:
-    """Tables of the ranking analysis, and the sentences that go under them."""
-    r = ev.ranking
-    level = level_text(ev.confidence)
-    if not hasattr(r, "best"):  # several classes
-        b.heading("Ranking (from the class probabilities)")
-        rows = [_estimate_row(f"{label} vs rest", e) for label, e in r.per_class.items()]
-        for title, e in (("macro average (one vs rest)", r.macro), ("weighted by prevalence", r.weighted),
-                         ("Hand & Till's M", r.hand_till)):
-            rows.append(_estimate_row(title, e))
-        b.table(_metrics_table(rows, level, "ROC AUC"))
-        if getattr(r, "average_precision", None):
-            rows = [_estimate_row(f"{label} vs rest", e) for label, e in r.average_precision.items()]
-            for title, e in (("macro average", r.average_precision_macro),
-                             ("micro average (pairs pooled)", r.average_precision_micro),
-                             ("weighted by prevalence", r.average_precision_weighted)):
-                if e is not None:
-                    rows.append(_estimate_row(title, e))
-            b.table(_metrics_table(rows, level, "Average precision"))
-            b.para("each class's probability ranks it against all the others (one vs rest); average precision: "
-                   "sum over thresholds of the gain in recall times the precision there, as scikit-learn",
-                   "muted")
-        if r.hand_till.value is None:
-            return []
-        return [f"Averaged over every pair of classes, the probabilities rank an instance of one class above "
-                f"an instance of the other {percent(r.hand_till.value)} of the time (Hand & Till's M)."]
-
-    tc = r.counts
-    b.heading(f"Ranking (from the scores: {len(r.summary):,} distinct thresholds)")
-    rows = []
-    for title, e, pct in (("ROC AUC", r.roc_auc, False), ("Gini (2 AUC - 1)", r.gini, False),
-                          ("Average precision", r.average_precision, False),
-                          ("PR AUC (trapezoid)", r.pr_auc, False),
-                          (f"Lift in the top {percent(r.lift_depth, 0)}", r.lift, False)):
-        method = method_title(e.method)
-        if e.ci is None and e.note:
-            method = f"{method}: {e.note}" if method else e.note
-        rows.append([title, value_text(e, as_percent=pct), ci_text(e, as_percent=pct), method])
-    at = getattr(r, "pr_at_prevalence", None)
-    if at is not None:
-        for key, title in (("average_precision", "Average precision"), ("pr_auc", "PR AUC (trapezoid)")):
-            e = at[key]
-            ci = e["ci"]
-            rows.append([f"{title} at prevalence {at['prevalence']:.3g}", f"{e['value']:.3f}",
-                         f"{ci[0]:.3f} – {ci[1]:.3f}" if ci else "—", "bootstrap" if ci else (e["note"] or "")])
-    for part, axis, key in ((r.partial_auc, "FPR", "fpr_range"),
-                            (getattr(r, "partial_auc_sensitivity", None), "sensitivity", "sensitivity_range")):
-        if part is None:
-            continue
-        low, high = part[key]
-        std, ci, std_ci = part["standardized"], part["ci"], part["standardized_ci"]
-        rows.append([f"Partial AUC, {axis} {low:g}-{high:g}", f"{part['value']:.4f}",
-                     f"{ci[0]:.4f} – {ci[1]:.4f}" if ci else "—", "bootstrap" if ci else (part["note"] or "")])
-        if std is not None:
-            rows.append(["  standardized (McClish)", f"{std:.3f}",
-                         f"{std_ci[0]:.3f} – {std_ci[1]:.3f}" if std_ci else "—", "bootstrap" if std_ci else ""])
-    b.table(_metrics_table(rows, level, "Metric"))
-    b.para(f"baseline of average precision: the prevalence, {percent(r.prevalence)}", "muted")
-
-    choices = [("Youden's J (max TPR - FPR)", r.best["youden"], f"J = {r.best['youden'].value:.3f}"),
-               ("Closest to the ideal corner (0, 1)", r.best["closest_to_corner"],
-                f"distance {r.best['closest_to_corner'].value:.3f}"),
-               ("Least expected cost", r.best["min_expected_cost"],
-                f"cost {r.best['min_expected_cost'].value:.4g} per instance"),
-               ("Iso-performance optimum on the hull", r.optimal, f"slope {r.slope:.3g}")]
-    if r.operating_point is not None:
-        choices.append(("The threshold used above", r.operating_point,
-                        f"cost {r.operating_point.value:.4g} per instance"))
-    b.heading("Thresholds")
-    b.table(Table(["Criterion", "Threshold", "FPR", "TPR", "Note"],
-                  [[title, _threshold_text(c.threshold), percent(c.fpr), percent(c.tpr),
-                    note + (f" ({c.ties} tied)" if c.ties > 1 else "")] for title, c, note in choices],
-                  align="lrrrl"))
-    costs = r.costs
-    b.para(f"costs: false positive {costs.fp:g}, false negative {costs.fn:g}"
-           + (f", true positive {costs.tp:g}, true negative {costs.tn:g}" if costs.tp or costs.tn else "")
-           + f" · positives where the classifier is used: {percent(r.deployment_prevalence)} "
-           f"({r.prevalence_source}) · iso-performance slope m = (c_FP N) / (c_FN P) = {r.slope:.3g}", "muted")
-    hull = r.hull()
-    shown = [_threshold_text(t) for t in hull["threshold"][1:-1]]
-    b.para(f"ROC convex hull: {len(hull['threshold'])} vertices"
-           + (f"; thresholds on it: {', '.join(shown[:12])}" + (" ..." if len(shown) > 12 else "")
-              if shown else ""), "muted")
-    for note in r.notes:
-        b.para(note, "muted")
-    constrained = getattr(r, "constrained", ())
-    if constrained:
-        b.heading("Thresholds under a constraint")
-        b.table(Table(["Constraint", "Maximises", "Threshold", "Recall", "Specificity", "Precision"],
-                      [[c.constraint, c.maximized, _threshold_text(c.threshold),
-                        *[(f"{percent(e.value)} ({ci_text(e, as_percent=True)})" if e.ci else
-                           (percent(e.value) if e.value is not None else "—"))
-                          for e in (c.rates["recall"], c.rates["specificity"], c.rates["precision"])]]
-                       for c in constrained], align="llrrrr"))
-        b.para(f"rates at the threshold with {level} Wilson intervals; the threshold was chosen on these same "
-               "data, so they are optimistic", "muted")
-    points = getattr(r, "operating_points", ())
-    if points:
-        b.heading("Operating points")
-        b.table(Table(["Given", "Reads", "Value", f"{level} CI", "Threshold", "Sensitivity there", "Specificity there"],
-                      [[f"{p.given} {percent(p.target)}", p.reads, percent(p.value.value),
-                        ci_text(p.value, as_percent=True) if p.value.ci else "—", _threshold_text(p.threshold),
-                        percent(p.at_threshold["sensitivity"]), percent(p.at_threshold["specificity"])]
-                       for p in points], align="llrrrrr"))
-        b.para("values read off the ROC curve with linear interpolation between its points (as pROC's coords); "
-               "stratified bootstrap percentile intervals (as pROC's ci.se and ci.sp); the threshold is where "
-               "the curve itself reaches the given rate", "muted")
-
-    words = []
-    auc = r.roc_auc
-    words.append(f"The scores rank a random positive above a random negative {percent(auc.value)} of the time "
-                 f"(ROC AUC" + (f", {level} CI {ci_text(auc, as_percent=False)}" if auc.ci else "") + ").")
-    words.append(f"Average precision is {r.average_precision.value:.3f}, against {r.prevalence:.3f} for "
-                 f"scores that know nothing (the prevalence).")
-    cheapest = r.best["min_expected_cost"]
-    if not costs.is_default or r.prevalence_source == "given":
-        words.append(f"With these costs and {percent(r.deployment_prevalence)} positives, the cheapest "
-                     f"threshold is {_threshold_text(cheapest.threshold)} (FPR {percent(cheapest.fpr)}, "
-                     f"TPR {percent(cheapest.tpr)}).")
-    for p in points:
-        if p.given == "specificity":
-            words.append(f"At a specificity of {percent(p.target)}, the scores find {percent(p.value.value)} of "
-                         f"the positives" + (f" ({level} CI {ci_text(p.value, as_percent=True)})" if p.value.ci
-                                             else "") + f"; a threshold of {_threshold_text(p.threshold)} keeps "
-                         f"the specificity at {percent(p.at_threshold['specificity'])}.")
-        else:
-            words.append(f"To find {percent(p.target)} of the positives, the specificity falls to "
-                         f"{percent(p.value.value)}" + (f" ({level} CI {ci_text(p.value, as_percent=True)})"
-                                                        if p.value.ci else "")
-                         + f"; a threshold of {_threshold_text(p.threshold)} reaches it.")
-    del tc
-    return words
-
-
-BRIEF_REGRESSION = ("rmse", "mae", "mean_error", "relative_absolute_error", "r2", "correlation")
-"""The measures of ``--brief`` with numeric predictions."""
-
-
-def regression_document(r: Any, *, brief: bool = False) -> list[Block]:
-    """The blocks of an ``assay report --task regression`` (numeric predictions, Witten & Frank ch. 5); ``brief``: one
-    screen of it (the main measures with their intervals, no definitions, and the words)."""
-    b = _Builder()
-    if not brief:
-        b.heading("assay report", 1)
-    b.para(f"numeric predictions · n = {r.n:,} · mean of the actual values {r.actual_mean:.4g}", "strong")
-    src = getattr(r, "source", None) or {}
-    if src.get("file"):
-        b.para(f"file {src['file']} · actual {src.get('truth')!r} · predicted {src.get('pred')!r}", "muted")
-    for note in r.notes:
-        b.para(note, "muted")
-    level = level_text(r.confidence)
-    if brief:
-        b.para("")
-        _brief_table(b, [(r.metric_titles.get(name, (name, ""))[0], r.metrics[name], False)
-                         for name in BRIEF_REGRESSION if name in r.metrics], level, "Measure")
-    else:
-        rows = []
-        for name, e in r.metrics.items():
-            title, formula = r.metric_titles.get(name, (name, ""))
-            method = method_title(e.method)
-            if e.value is None or (e.ci is None and e.note):
-                method = e.note or method
-            rows.append([title, value_text(e, as_percent=False), ci_text(e, as_percent=False), formula, method])
-        b.heading(_intervals_heading("Errors", rows, level))
-        b.table(Table(["Measure", "Value", f"{level} CI", "Definition", "Interval"], rows, align="lrrll"))
-        b.para("p = predicted, a = actual, ā = mean of the actual values; relative errors compare with always "
-               "predicting ā", "muted")
-    b.heading("In words")
-    m = r.metrics
-    if m["mae"].value is not None:
-        b.para(f"Predictions are off by {m['mae'].value:.4g} on average (mean absolute error, {level} CI "
-               f"{ci_text(m['mae'], as_percent=False)}), and by {m['rmse'].value:.4g} in root mean square.")
-    rae = m["relative_absolute_error"]
-    if rae.value is not None:
-        b.para(f"That is {percent(rae.value)} of the absolute error of always predicting the mean "
-               f"(relative absolute error); below 100% the model beats that baseline.")
-    corr = m["correlation"]
-    if corr.value is not None:
-        b.para(f"Predicted and actual values correlate at {corr.value:.3f}.")
-    return b.blocks
-
-
-def ranking_headline(r: Any) -> str:
-    """ "ranking by the scores · n = 569 · positive class '1' · 540 distinct scores"."""
-    n = r.summary.n_positive + r.summary.n_negative
-    count = f"{int(n):,}" if float(n).is_integer() else f"{float(n):,.6g} (sum of weights)"
-    return f"ranking by the scores · n = {count} · positive class {r.summary.labels[1]!r} · " \
-           f"{r.distinct:,} distinct scores"
-
-
-def ranking_document(r: Any) -> list[Block]:
-    """The blocks of a RankingAnalysis: its headline, then the tables and sentences of a report's ranking
-    section (AUC, Gini, average precision, lift; the thresholds; the hull)."""
-    b = _Builder()
-    b.heading("assay ranking", 1)
-    b.para(ranking_headline(r), "strong")
-    words = _ranking_section(b, SimpleNamespace(ranking=r, confidence=r.confidence))
-    if words:
-        b.heading("In words")
-        for w in words:
-            b.para(w)
-    return b.blocks

@@ -6,8 +6,8 @@ import math
 
 from assay.inference.estimate import Estimate
 
-__all__ = ["percent", "number", "value_text", "ci_text", "estimate_cell", "pvalue_text", "method_title",
-           "level_text", "statistic_text"]
+__all__ = ["percent", "number", "value_text", "ci_text", "estimate_cell", "percent_cell", "pvalue_text",
+           "method_title", "level_text", "statistic_text"]
 
 METHOD_TITLES = {
     "wilson": "Wilson",
@@ -106,6 +106,13 @@ def estimate_cell(e: Estimate | None, *, as_percent: bool, sign: bool = True) ->
         return text if e.ci is None else f"{text} ({e.ci.low * 100:.1f}–{e.ci.high * 100:.1f})"
     text = f"{e.value:.3f}"
     return text if e.ci is None else f"{text} ({e.ci.low:.3f}–{e.ci.high:.3f})"
+
+
+def percent_cell(e: Estimate) -> str:
+    """A percentage with its interval in one cell, '80.0% (71.2–86.6)'; 'undefined' without a value."""
+    if e.value is None:
+        return "undefined"
+    return estimate_cell(e, as_percent=True)
 
 
 def pvalue_text(p: float | None) -> str:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.report.document import Block, Heading, Paragraph, Table
+from assay.report.blocks import Block, Heading, Paragraph, Table
 from assay.report.format import level_text, pvalue_text
+from assay.report.markdown import render_blocks_markdown
+from assay.report.text import render_blocks_text
 
 __all__ = ["friedman_document", "friedman_markdown", "friedman_text", "cd_diagram_lines"]
 
@@ -80,15 +82,11 @@ def friedman_document(r: Any, *, diagram: bool = True, title: str = "assay fried
 
 
 def friedman_text(r: Any, *, color: bool | None = False, width: int | None = None) -> str:
-    from assay.report.text import render_blocks_text
-
     return render_blocks_text(friedman_document(r), color=color, width=width)
 
 
 def friedman_markdown(r: Any, **document: Any) -> str:
     """Markdown, the diagram in a fenced code block (``document``: as :func:`friedman_document`)."""
-    from assay.report.markdown import render_blocks_markdown
-
     text = render_blocks_markdown(friedman_document(r, diagram=False, **document))
     fence = "\n".join(["## Critical-difference diagram", "", "```", *cd_diagram_lines(r), "```", ""])
     return text + "\n" + fence

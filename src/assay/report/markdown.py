@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.report.document import Block, Heading, Paragraph, Table, evaluation_document
+from assay.report.blocks import Block, Heading, Paragraph, Table
+from assay.report.document import evaluation_document
 
 __all__ = ["render_markdown", "render_blocks_markdown"]
 

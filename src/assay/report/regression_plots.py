@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
+from assay.report.drawing import write_figures
 
 __all__ = ["plot_predicted_actual", "plot_residuals", "save_regression_plots", "is_regression"]
 
@@ -141,8 +142,6 @@ def save_regression_plots(result: Any, directory: str | os.PathLike[str]) -> lis
                      lambda ax, r=report, t=label: plot_residuals(r, ax, title=f"Residuals against predicted{t}")))
     if hasattr(result, "models") and any(m.estimate.per_round is not None for m in result.models.values()):
         plan.append(("folds", lambda ax: _plot_fold_mse(result, ax)))
-    from assay.report.plots import write_figures
-
     return write_figures([(stem, draw, (5.2, 4.8)) for stem, draw in plan], directory)
 
 

@@ -97,6 +97,16 @@ class Chart:
         self._marks.append(Markup('<text x="{:.2f}" y="{:.2f}" text-anchor="{}" font-size="{}" fill="{}">{}</text>')
                            .format(float(self.px(x)) + dx, float(self.py(y)) + dy, anchor, size, color, text))
 
+    def add_legend(self, label: str, color: str, style: str = "") -> None:
+        """A legend entry of its own, for marks drawn without a label (many points shown as one entry);
+        ``style``: a dash pattern, "point" or "area"."""
+        self._legend.append((label, color, style))
+
+    @property
+    def legend_size(self) -> int:
+        """How many entries the legend holds."""
+        return len(self._legend)
+
     def bar(self, x0: float, x1: float, y: float, *, color: str = "#bbb", opacity: float = 0.5) -> None:
         left, right = float(self.px(x0)), float(self.px(x1))
         top, bottom = float(self.py(y)), float(self.py(self.y_range[0]))

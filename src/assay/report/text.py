@@ -1,11 +1,19 @@
-"""The terminal summary, drawn with rich; plain text when output is piped."""
+"""The terminal summary, drawn with rich; plain text when output is piped.
+
+rich is imported inside the functions that draw (a deliberate lazy import: it takes some 50 ms, which
+importing this module, for a document or a plot, does not pay).
+"""
 
 from __future__ import annotations
 
 import io
+import re
+import textwrap
+from dataclasses import replace
 from typing import Any
 
-from assay.report.document import Block, Heading, Paragraph, Table, evaluation_document
+from assay.report.blocks import Block, Heading, Paragraph, Table
+from assay.report.document import evaluation_document
 
 __all__ = ["render_text", "render_blocks_text"]
 
@@ -20,8 +28,6 @@ def _tokens(text: str, hyphens: bool) -> list[str]:
     words = text.split()
     if not hyphens:
         return words
-    import re
-
     return [piece for word in words for piece in re.findall(r"[^-]*-+|[^-]+$", word) or [word]]
 
 
@@ -57,8 +63,6 @@ def _column_widths(t: Table, width: int) -> tuple[list[int], bool | None]:
 def _wrapped(text: str, width: int, hyphens: bool | None) -> str:
     """A cell's text wrapped at blanks to ``width`` (at hyphens too, when ``hyphens`` and blanks are not
     enough); a word is cut only when ``hyphens`` is None (a table that cannot fit otherwise)."""
-    import textwrap
-
     if all(len(line) <= width for line in text.split("\n")):
         return text
     lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
@@ -72,8 +76,6 @@ def _wrapped(text: str, width: int, hyphens: bool | None) -> str:
 def _rich_table(t: Table, width: int | None = None) -> Any:
     """The table for rich; at a given ``width`` its cells are wrapped here, between words, so that rich never
     folds one in the middle."""
-    from dataclasses import replace
-
     from rich import box
     from rich.table import Table as RichTable
 

@@ -4,10 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.report.document import Block, Table, _Builder, _compact
-from assay.report.format import estimate_cell, level_text, percent, pvalue_text, statistic_text
+from assay.report.blocks import Block, Builder, Table
+from assay.report.comparison import roc_space_blocks
+from assay.report.format import (
+    ci_text,
+    estimate_cell,
+    level_text,
+    number,
+    percent,
+    percent_cell,
+    pvalue_text,
+    statistic_text,
+    value_text,
+)
+from assay.report.friedman import friedman_document
 
-__all__ = ["validation_document", "regression_validation_document", "METHOD_NAMES"]
+__all__ = ["validation_document", "regression_validation_document", "datasets_document", "settings_text",
+           "METHOD_NAMES", "TEST_NAMES"]
 
 METHOD_NAMES = {
     "resubstitution": "resubstitution (trained and tested on all the data)",
@@ -34,7 +47,8 @@ TEST_NAMES = {
 }
 
 
-def _settings_text(method: str, settings: dict[str, Any]) -> str:
+def settings_text(method: str, settings: dict[str, Any]) -> str:
+    """How the data were split, in words: "k-fold cross-validation, 10 folds, stratified, seed 0"."""
     parts = [METHOD_NAMES.get(method, method)]
     if "folds" in settings and method in ("cv", "repeated-cv"):
         parts.append(f"{settings['folds']} folds")
@@ -87,11 +101,11 @@ def validation_document(v: Any, *, diagram: bool = True) -> list[Block]:
     """The blocks of an ``assay validate`` result."""
     if getattr(v, "task", None) == "regression":
         return regression_validation_document(v)
-    b = _Builder()
+    b = Builder()
     level = level_text(v.confidence)
     b.heading("assay validate", 1)
     b.para(f"data set {v.dataset} · {v.n:,} instances · {len(v.labels)} classes · "
-           f"{_settings_text(v.method, v.settings)}", "strong")
+           f"{settings_text(v.method, v.settings)}", "strong")
     for line in v.features:
         b.para(line, "muted")
     for note in v.notes:
@@ -136,7 +150,7 @@ def validation_document(v: Any, *, diagram: bool = True) -> list[Block]:
         b.table(Table(["actual \\ predicted", *labels, "total"], rows))
         per_class = m.report.per_class
         if len(labels) > 2:
-            b.para("recall per class: " + ", ".join(f"{label} {_compact(per_class[label]['recall'])}"
+            b.para("recall per class: " + ", ".join(f"{label} {percent_cell(per_class[label]['recall'])}"
                                                      for label in labels), "muted")
         for tuned in m.tuned:
             accuracy = tuned.get("validation_accuracy")
@@ -175,7 +189,7 @@ def validation_document(v: Any, *, diagram: bool = True) -> list[Block]:
             b.para(f"{' vs '.join(key)}: " + "; ".join(parts), "muted")
     best = min(v.models.values(), key=lambda m: m.estimate.error)
     words.append(f"The lowest estimated error is {best.name}'s ({best.title}): {percent(best.estimate.error)} "
-                 f"by {_settings_text(v.method, v.settings)}.")
+                 f"by {settings_text(v.method, v.settings)}.")
     for c in v.comparisons:
         if c["test"] in ("mcnemar", "corrected_resampled_t") and best.name in c["models"]:
             other = [m for m in c["models"] if m != best.name][0]
@@ -184,16 +198,12 @@ def validation_document(v: Any, *, diagram: bool = True) -> list[Block]:
                          f"({TEST_NAMES[c['test']]}, {_p_words(c)}).")
     ranked = getattr(v, "friedman", None)
     if ranked is not None:
-        from assay.report.friedman import friedman_document
-
         b.blocks.extend(friedman_document(ranked, title="Ranks over the parts (Friedman, Nemenyi)", level=2,
                                           scores="accuracy on each part", diagram=diagram))
     space = getattr(v, "roc_space", None)
     if space:
-        from assay.report.comparison import _roc_space_blocks
-
         blocks: list[Any] = []
-        words += [w + "." for w in _roc_space_blocks(blocks, space)]
+        words += [w + "." for w in roc_space_blocks(blocks, space)]
         b.blocks.extend(blocks)
     b.heading("In words")
     for w in words:
@@ -207,8 +217,6 @@ def validation_document(v: Any, *, diagram: bool = True) -> list[Block]:
 
 def _fold_text(entry: dict[str, Any] | None) -> str:
     """'2,978 ± 261 (2,653 – 3,302)': the mean over the parts, their sd, and the t interval of the mean."""
-    from assay.report.format import number
-
     if not entry or entry.get("mean") is None:
         return "—"
     if entry.get("sd") is None:
@@ -219,12 +227,10 @@ def _fold_text(entry: dict[str, Any] | None) -> str:
 
 def regression_validation_document(v: Any) -> list[Block]:
     """The blocks of ``assay validate --task regression`` (a ``RegressionValidation``)."""
-    from assay.report.format import ci_text, number, value_text
-
-    b = _Builder()
+    b = Builder()
     level = level_text(v.confidence)
     b.heading("assay validate", 1)
-    b.para(f"data set {v.dataset} · {v.n:,} instances · numeric target · {_settings_text(v.method, v.settings)}",
+    b.para(f"data set {v.dataset} · {v.n:,} instances · numeric target · {settings_text(v.method, v.settings)}",
            "strong")
     for line in v.features:
         b.para(line, "muted")
@@ -279,7 +285,7 @@ def regression_validation_document(v: Any) -> list[Block]:
     best = min(v.models.values(), key=lambda m: m.estimate.mse)
     words.append(f"The lowest estimated mean squared error is {best.name}'s ({best.title}): "
                  f"{number(best.estimate.mse)} (RMSE {number(best.estimate.rmse)}) by "
-                 f"{_settings_text(v.method, v.settings)}.")
+                 f"{settings_text(v.method, v.settings)}.")
     preferred = "corrected_resampled_t" if any(c["test"] == "corrected_resampled_t" for c in v.comparisons) \
         else "paired_t"
     for c in v.comparisons:
@@ -302,8 +308,6 @@ def regression_validation_document(v: Any) -> list[Block]:
 
 def datasets_document(r: Any) -> list[Block]:
     """The blocks of ``assay validate`` over several data sets: each one's report, then the ranks over them."""
-    from assay.report.friedman import friedman_document
-
     blocks = [block for v in r.results.values() for block in validation_document(v)]
     if r.friedman is not None:
         blocks += friedman_document(r.friedman, title="Over the data sets: Friedman and Nemenyi (Demšar 2006)",

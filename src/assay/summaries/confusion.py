@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assay.checks import check_count_table
+from assay.inputs import encode_labels
 from assay.limits import MAX_COUNT
 
 __all__ = ["ConfusionCounts", "confusion_counts"]
@@ -171,7 +172,5 @@ def confusion_counts(y_true, y_pred, *, labels: Sequence[object] | None = None) 
     >>> confusion_counts(["a", "b", "b"], ["a", "a", "b"]).counts.tolist()
     [[1, 0], [1, 1]]
     """
-    from assay.inputs import encode_labels
-
     enc = encode_labels({"y_true": y_true, "y_pred": y_pred}, labels=labels)
     return ConfusionCounts.from_codes(enc.codes["y_true"], enc.codes["y_pred"], labels=enc.labels)

@@ -8,10 +8,12 @@ same work in one pass each, compiled by numba (``cache=True``: compiled once
 per machine and kept on disk).
 
 They are used only above ``MIN_SIZE`` instances, so a small report never pays
-numba's import, and only when numba imports; otherwise, or with the
-environment variable ``ASSAY_NO_COMPILED`` set, the numpy code runs
-(``ASSAY_COMPILED_MIN_SIZE`` moves the threshold, for tests). Both give
-the same numbers: the tests run every ranking check both ways.
+numba's import (the kernels' module, :mod:`assay.summaries.numba_kernels`, is
+imported on first use: a deliberate lazy import, :mod:`assay.lazy_imports`), and
+only when numba imports; otherwise, or with the environment variable
+``ASSAY_NO_COMPILED`` set, the numpy code runs (``ASSAY_COMPILED_MIN_SIZE`` moves
+the threshold, for tests). Both give the same numbers: the tests run every
+ranking check both ways.
 
 Every kernel takes the ascending keys of one part (``SortedKeys``: a score's
 order-preserving bits shifted left one, the class in bit 0; negatives before
@@ -20,9 +22,12 @@ positives among equal scores) and walks it from the top score down.
 
 from __future__ import annotations
 
+import glob
 import os
 import threading
 from typing import Any
+
+import numpy as np
 
 __all__ = ["MIN_SIZE", "compiled", "cached", "warm_up"]
 
@@ -50,12 +55,10 @@ def cached() -> bool | None:
     if os.environ.get("ASSAY_NO_COMPILED"):
         return None
     try:
-        import glob
+        from assay.summaries import numba_kernels
 
-        from assay.summaries import _kernels
-
-        folder = _kernels.build(cache=True).make_keys._cache.cache_path  # builds no code: compiling is lazy
-        return len(glob.glob(os.path.join(folder, "_kernels.*.nbi"))) >= len(_kernels.KERNELS)
+        folder = numba_kernels.build(cache=True).make_keys._cache.cache_path  # builds no code: compiling is lazy
+        return len(glob.glob(os.path.join(folder, "numba_kernels.*.nbi"))) >= len(numba_kernels.KERNELS)
     except Exception:  # numba missing, or its cache laid out otherwise
         return None
 
@@ -84,12 +87,12 @@ def _load() -> Any:
     may be missing or broken: each failure falls back to the next, never to an error.
     """
     try:
-        from assay.summaries import _kernels
+        from assay.summaries import numba_kernels
     except Exception:  # numba missing or broken: the numpy code serves
         return False
     for cache in (True, False):
         try:
-            kernels = _kernels.build(cache=cache)
+            kernels = numba_kernels.build(cache=cache)
             _check(kernels)
         except Exception:
             continue
@@ -101,16 +104,12 @@ def _check(kernels: Any) -> None:
     """That numba compiles here (one kernel, one key type: about a second). Each other kernel compiles (or
     loads from the disk cache) when a run first calls it with its key type: a first run compiles only what it
     uses, and ``warm_up`` compiles the rest beside the reading."""
-    import numpy as np
-
     bits = np.array([1, 2, 2], dtype=np.uint64)
     kernels.make_keys(bits, np.array([1, 0, 1], dtype=np.uint8), np.empty(3, np.uint64), np.uint64(1) << np.uint64(63))
 
 
 def _probe(kernels: Any) -> None:
     """Compile (or load) every kernel for the key types in use by running it on a tiny input."""
-    import numpy as np
-
     for uint in (np.uint32, np.uint64):
         bits = np.array([1, 2, 2], dtype=uint)
         keys = np.empty(3, dtype=uint)

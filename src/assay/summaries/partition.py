@@ -30,8 +30,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from assay.summaries.disk import CHUNK, release
 from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts, ThresholdCounts
+from assay.summaries.spill import MergeTree
 
 __all__ = ["PARTITIONS", "Keys", "ScoreScan", "Splitters", "assemble", "batch_keys", "decode_keys", "one_vs_rest"]
 
@@ -167,7 +169,7 @@ _TABLE_BITS = {np.dtype(np.uint32): 16, np.dtype(np.uint64): 20}
 
 class Splitters(NamedTuple):
     """The keys that split ranges (ascending, distinct) and the table of the range of each top-bits
-    prefix (:func:`assay.summaries._kernels.scatter`)."""
+    prefix (:func:`assay.summaries.numba_kernels.scatter`)."""
 
     keys: np.ndarray
     table: np.ndarray
@@ -374,8 +376,6 @@ class ScoreScan:
         if self.classes != 2:  # several classes: the segments' counts merged in memory
             yield _merged([self._range(*self._alone(s)) for s in segments])
             return
-        from assay.summaries.spill import CHUNK, MergeTree, release
-
         tree = MergeTree(self.memory, self.directory)
         try:
             for s in segments:

@@ -41,6 +41,8 @@ from typing import Any
 
 import numpy as np
 
+from assay.inputs import as_scores, check_lengths
+
 __all__ = ["RegressionSummary", "regression_summary"]
 
 _FLOAT_FIELDS = (
@@ -305,8 +307,6 @@ def regression_summary(y_true: Any, y_pred: Any) -> RegressionSummary:
     >>> s.sum_sq_error, s.sum_error
     (4.0, 2.0)
     """
-    from assay.inputs import as_scores, check_lengths
-
     a = as_scores(y_true, "y_true")
     p = as_scores(y_pred, "y_pred")
     check_lengths({"y_true": len(a), "y_pred": len(p)})

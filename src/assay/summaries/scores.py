@@ -19,11 +19,13 @@ orders them and frees their top bit too.)
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from assay.summaries.disk import CHUNK, is_on_disk, release, room_for
 from assay.summaries.kernels import compiled
 
 __all__ = ["ScoreCounts", "SortedKeys", "ThresholdCounts", "concatenate_keys", "make_keys", "sort_keys"]
@@ -378,8 +380,6 @@ class ScoreCounts:
     @property
     def on_disk(self) -> bool:
         """Whether the counts are mapped from disk (a summary spilled beyond the memory budget)."""
-        from assay.summaries.spill import is_on_disk
-
         return is_on_disk(self.scores)
 
     def negated(self) -> ScoreCounts:
@@ -390,9 +390,7 @@ class ScoreCounts:
         [-0.2, -0.9]
         """
         if self.on_disk:
-            from assay.summaries.spill import negated_on_disk
-
-            return negated_on_disk(self)
+            return _negated_on_disk(self)
         return ScoreCounts(-np.asarray(self.scores)[::-1] + 0.0, np.asarray(self.positives)[::-1].copy(),
                            np.asarray(self.negatives)[::-1].copy(), self.labels)
 
@@ -454,3 +452,39 @@ def _weighted_counts(y: np.ndarray, s: np.ndarray, w: np.ndarray, labels: tuple[
     wp = np.where(y, w, 0.0)[order]
     wn = np.where(y, 0.0, w)[order]
     return ScoreCounts(s[starts], np.add.reduceat(wp, starts), np.add.reduceat(wn, starts), labels)
+
+
+def _negated_on_disk(summary: ScoreCounts, directory: str | None = None) -> ScoreCounts:
+    """The summary of the negated scores of a summary mapped from disk, written to disk a chunk at a time
+    from its end (its lowest scores become the highest), with its cumulative counts, as
+    :func:`assay.summaries.spill.merge_runs` leaves a summary: memory holds a chunk."""
+    n = len(summary)
+    with room_for(40 * n, directory):
+        return _negated_to_files(summary, n, directory)
+
+
+def _negated_to_files(summary: ScoreCounts, n: int, directory: str | None) -> ScoreCounts:
+    count_dtype = np.asarray(summary.positives[:0]).dtype
+    files = [tempfile.TemporaryFile(prefix="assay-summary-", dir=directory) for _ in range(5)]
+    tp_total = count_dtype.type(0)
+    fp_total = count_dtype.type(0)
+    for stop in range(n, 0, -CHUNK):
+        start = max(0, stop - CHUNK)
+        scores = -np.asarray(summary.scores[start:stop], dtype=np.float64)[::-1] + 0.0
+        pos = np.asarray(summary.positives[start:stop])[::-1].astype(count_dtype)
+        neg = np.asarray(summary.negatives[start:stop])[::-1].astype(count_dtype)
+        release(summary.scores, summary.positives, summary.negatives)
+        tp = np.cumsum(pos, dtype=count_dtype) + tp_total
+        fp = np.cumsum(neg, dtype=count_dtype) + fp_total
+        tp_total, fp_total = tp[-1], fp[-1]
+        for f, a in zip(files, (scores, pos, neg, tp, fp)):
+            a.tofile(f)
+    arrays = []
+    for f, dtype in zip(files, (np.float64, count_dtype, count_dtype, count_dtype, count_dtype)):
+        f.flush()
+        arrays.append(np.memmap(f, dtype=dtype, mode="r", shape=(n,)))
+        f.close()
+    scores, pos, neg, tp, fp = arrays
+    negated = ScoreCounts(scores, pos, neg, summary.labels)
+    object.__setattr__(negated, "_threshold_counts", ThresholdCounts(negated.scores, tp, fp, tp_total, fp_total))
+    return negated

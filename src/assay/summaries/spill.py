@@ -7,145 +7,45 @@ summary is then written out as a sorted *run* and the memory is free again. At t
 end the runs are merged a chunk at a time (:func:`merge_runs`) into a ``ScoreCounts``
 whose arrays, and whose cumulative counts, are mapped from disk. Every ranking
 metric walks a summary in chunks of ``CHUNK`` distinct scores and calls
-:func:`release` after each, so that the pages it has read go back to the system:
-memory holds a chunk, not the summary, however many distinct scores there are.
+``release`` after each (:mod:`assay.summaries.disk`), so that the pages it has read go back to the
+system: memory holds a chunk, not the summary, however many distinct scores there are.
 
 The files are unlinked from the moment they are made (``tempfile.TemporaryFile``),
 so they vanish when the process ends, however it ends (Ctrl-C, a kill); the merged
 summary's files live as long as the arrays that map them. They go to the system's
 temporary directory (``TMPDIR``). A directory too full for them is said in one line, with about how
-much room the run needs there (:func:`room_for`), never as a bare ``OSError``.
+much room the run needs there (``room_for``), never as a bare ``OSError``.
 """
 
 from __future__ import annotations
 
-import errno
-import mmap
-import os
-import shutil
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
 
 import numpy as np
 
-from assay.errors import InvalidInput
+from assay.summaries.disk import (
+    CHUNK,
+    check_room,
+    gather,
+    is_full,
+    is_on_disk,
+    release,
+    room_for,
+    spill_amount,
+    temporary_full,
+)
 from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts, ThresholdCounts
 
 __all__ = ["spill_amount", "CHUNK", "HELD_BYTES", "MergeTree", "Run", "gather", "is_on_disk", "merge_runs", "release",
            "check_room", "room_for", "temporary_full", "is_full"]
-
-CHUNK = 1 << 17
-"""Distinct scores (curve points) handled at a time by the chunked walks."""
+"""The names of :mod:`assay.summaries.disk` are here too, where the code that spills summaries has always
+found them."""
 
 HELD_BYTES = 112
 """Memory one distinct score takes while summaries merge: its score and two counts (24 bytes), the
 concatenated copy, the sort order and the gathered arrays of a merge (about 64 more), and the
 cumulative counts made afterwards (16)."""
-
-
-# room in the temporary directory ------------------------------------------------------------------
-
-
-def is_full(error: OSError) -> bool:
-    """Whether a write failed for want of room: no space left, a quota exceeded, or numpy's short write
-    ("N requested and M written", which carries no errno)."""
-    if error.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
-        return True
-    text = str(error)
-    return error.errno is None and "requested and" in text and "written" in text
-
-
-def spill_amount(size: float) -> str:
-    """Bytes as people say them: "1.4 GB", "300 MB" (powers of 1024, as --memory reads them)."""
-    for unit, scale in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
-        if size >= scale:
-            value = size / scale
-            return f"{value:.1f} {unit}" if value < 10 else f"{value:,.0f} {unit}"
-    return f"{int(size)} bytes"
-
-
-def temporary_full(directory: str | None, need: int | None, least: int | None = None) -> InvalidInput:
-    """The one-line error for a temporary directory without the room a run needs: about ``least`` bytes
-    and up to ``need`` (or about ``need``), when known."""
-    where = os.path.abspath(directory or tempfile.gettempdir())
-    try:
-        free = f" (it has {spill_amount(shutil.disk_usage(where).free)} free)"
-    except OSError:
-        free = ""
-    if need and least and least < need:
-        needs = f": this run needs about {spill_amount(least)} there, up to {spill_amount(need)} when every score is distinct{free}"
-    elif need:
-        needs = f": this run needs about {spill_amount(need)} there{free}"
-    else:
-        needs = free
-    return InvalidInput(f"the temporary directory {where} is full{needs}; set TMPDIR to a directory with room, "
-                        "or give a larger memory budget (--memory), which keeps more in memory")
-
-
-def check_room(directory: str | None, sure: int, need: int | None = None, least: int | None = None) -> None:
-    """Refuse before anything is written when the temporary directory has less room than ``sure`` bytes,
-    which are sure to be written; the error says ``least`` and ``need`` (:func:`temporary_full`)."""
-    where = directory or tempfile.gettempdir()
-    try:
-        free = shutil.disk_usage(where).free
-    except OSError:
-        return  # nothing known: the writes will say
-    if free < sure:
-        raise temporary_full(where, need or sure, least)
-
-
-@contextmanager
-def room_for(need: int | None = None, directory: str | None = None, least: int | None = None) -> Iterator[None]:
-    """Writes to the temporary directory within: a want of room becomes :func:`temporary_full`'s
-    one-line error, naming about what the run needs there when known."""
-    try:
-        yield
-    except OSError as e:
-        if is_full(e):
-            raise temporary_full(directory, need, least) from None
-        raise
-
-
-def _mapping(array: Any) -> Any:
-    """The ``mmap`` behind a (view of a) memory-mapped array, else None."""
-    while array is not None:
-        if isinstance(array, np.memmap) and getattr(array, "_mmap", None) is not None:
-            return array._mmap
-        array = getattr(array, "base", None)
-        if isinstance(array, mmap.mmap):
-            return array
-    return None
-
-
-def is_on_disk(array: Any) -> bool:
-    """Whether an array is mapped from a file (a spilled summary's)."""
-    return _mapping(array) is not None
-
-
-def release(*arrays: Any) -> None:
-    """Give back the pages of disk-mapped arrays that a walk has read (nothing for arrays in memory).
-
-    The pages stay in the system's file cache; they only stop counting in this process's memory.
-    """
-    for array in arrays:
-        mapping = _mapping(array)
-        if mapping is not None and hasattr(mapping, "madvise"):
-            mapping.madvise(mmap.MADV_DONTNEED)
-
-
-def gather(array: Any, index: np.ndarray, step: int = 256) -> np.ndarray:
-    """``array[index]``; from an array on disk, ``step`` entries at a time, each group's pages given back
-    (a few hundred scattered reads map a few megabytes, not the whole file)."""
-    if not is_on_disk(array):
-        return np.asarray(array)[index]
-    out = np.empty(len(index), dtype=array.dtype)
-    for start in range(0, len(index), step):
-        out[start:start + step] = array[index[start:start + step]]
-        release(array)
-    return out
 
 
 class Run:
@@ -335,39 +235,3 @@ class MergeTree:
         for run in self.runs:
             run.close()
         self.runs = []
-
-
-def negated_on_disk(summary: ScoreCounts, directory: str | None = None) -> ScoreCounts:
-    """The summary of the negated scores of a summary mapped from disk, written to disk a chunk at a time
-    from its end (its lowest scores become the highest), with its cumulative counts, as :func:`merge_runs`
-    leaves a summary: memory holds a chunk."""
-    n = len(summary)
-    with room_for(40 * n, directory):
-        return _negated_on_disk(summary, n, directory)
-
-
-def _negated_on_disk(summary: ScoreCounts, n: int, directory: str | None) -> ScoreCounts:
-    count_dtype = np.asarray(summary.positives[:0]).dtype
-    files = [tempfile.TemporaryFile(prefix="assay-summary-", dir=directory) for _ in range(5)]
-    tp_total = count_dtype.type(0)
-    fp_total = count_dtype.type(0)
-    for stop in range(n, 0, -CHUNK):
-        start = max(0, stop - CHUNK)
-        scores = -np.asarray(summary.scores[start:stop], dtype=np.float64)[::-1] + 0.0
-        pos = np.asarray(summary.positives[start:stop])[::-1].astype(count_dtype)
-        neg = np.asarray(summary.negatives[start:stop])[::-1].astype(count_dtype)
-        release(summary.scores, summary.positives, summary.negatives)
-        tp = np.cumsum(pos, dtype=count_dtype) + tp_total
-        fp = np.cumsum(neg, dtype=count_dtype) + fp_total
-        tp_total, fp_total = tp[-1], fp[-1]
-        for f, a in zip(files, (scores, pos, neg, tp, fp)):
-            a.tofile(f)
-    arrays = []
-    for f, dtype in zip(files, (np.float64, count_dtype, count_dtype, count_dtype, count_dtype)):
-        f.flush()
-        arrays.append(np.memmap(f, dtype=dtype, mode="r", shape=(n,)))
-        f.close()
-    scores, pos, neg, tp, fp = arrays
-    negated = ScoreCounts(scores, pos, neg, summary.labels)
-    object.__setattr__(negated, "_threshold_counts", ThresholdCounts(negated.scores, tp, fp, tp_total, fp_total))
-    return negated

@@ -1,4 +1,4 @@
-"""The numba kernels behind ``assay.summaries.kernels`` (imported only through it).
+"""The numba kernels behind ``assay.summaries.kernels`` (imported only through it, lazily: it imports numba).
 
 Each walks the ascending keys of one part once, from the highest score down;
 counts are int64 and areas are accumulated as exact integers where they can be

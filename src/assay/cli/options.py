@@ -1,0 +1,88 @@
+"""The command line's options of an evaluation, mapped once onto :class:`assay.Options`.
+
+Every command that evaluates (``report``, ``curves``, ``compare``, ``validate``) builds its options from
+its parsed parameters with :func:`options_of`, through the one table :data:`FLAGS`: which parameter holds
+which option, under which flag, and how its text becomes the option's value. The library checks the values
+(:class:`assay.Options` validates itself); an error names the flag the user typed. Adding an option to the
+command line is one line here and one ``click.option``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from assay.cli.common import UserError, fail, parse_pairs, parse_range
+from assay.errors import InvalidInput
+
+__all__ = ["FLAGS", "FLAG_NAMES", "options_of"]
+
+
+def _costs(text: str) -> Any:
+    return parse_pairs(text, "--costs", keys=("fp", "fn", "tp", "tn"))
+
+
+def _cost_matrix(path: str) -> Any:
+    from assay.io.confusion_file import (
+        read_cost_matrix,  # the reader of matrix files (I/O, below the CLI)
+    )
+
+    try:
+        return read_cost_matrix(path)
+    except InvalidInput as e:
+        raise UserError(f"--cost-matrix: {e.describe()}") from None
+
+
+FLAGS: dict[str, tuple[str, str, Callable[[Any], Any] | None]] = {
+    "threshold": ("threshold", "--threshold", None),
+    "direction": ("direction", "--direction", None),
+    "confidence": ("confidence", "--confidence", None),
+    "interval": ("interval", "--interval", None),
+    "auc_interval": ("auc_interval", "--auc-interval", None),
+    "beta": ("beta", "--beta", None),
+    "bootstrap": ("bootstrap", "--bootstrap", None),
+    "seed": ("seed", "--seed", None),
+    "costs": ("costs", "--costs", _costs),
+    "cost_matrix": ("cost_matrix_file", "--cost-matrix", _cost_matrix),
+    "prevalence": ("prevalence", "--prevalence", None),
+    "fpr_range": ("fpr_range", "--fpr-range", lambda text: parse_range(text, "--fpr-range")),
+    "sensitivity_range": ("sensitivity_range", "--sensitivity-range",
+                          lambda text: parse_range(text, "--sensitivity-range")),
+    "lift_depth": ("lift_depth", "--lift-depth", None),
+    "at_specificity": ("at_specificity", "--at-specificity", None),
+    "at_sensitivity": ("at_sensitivity", "--at-sensitivity", None),
+    "roc_band": ("roc_band", "--roc-band", None),
+    "constraints": ("constraints", "--constraint", None),
+    "roc_bins": ("roc_bins", "--roc-bins", None),
+    "prior": ("prior", "--prior", lambda text: parse_pairs(text, "--prior")),
+    "clip": ("clip", "--clip", None),
+    "calibration_bins": ("bins", "--bins", None),
+    "calibration_strategy": ("calibration", "--calibration", None),
+    "top_k": ("top_k", "--top-k", None),
+    "kappa_weights": ("kappa_weights", "--kappa-weights", None),
+}
+"""Each option of :class:`assay.Options` that the command line takes: (the click parameter, the flag, the
+parser of its text or None when click gives the value)."""
+
+FLAG_NAMES: dict[str, str] = {**{option: flag for option, (_, flag, _) in FLAGS.items()},
+                              "method": "--interval", "bins": "--bins", "strategy": "--calibration"}
+"""How errors name each option: its flag (with the names the library's checks use for a few)."""
+
+
+def options_of(params: Mapping[str, Any], **fixed: Any) -> Any:
+    """The :class:`assay.Options` of a command from its parsed parameters (those it has of :data:`FLAGS`;
+    a parameter left unset is left at the option's default), with ``fixed`` options on top."""
+    from assay.evaluation.options import (
+        Options,  # the library, loaded once a command runs
+    )
+
+    given: dict[str, Any] = {}
+    for option, (param, _, parse) in FLAGS.items():
+        value = params.get(param)
+        if value is None or value == ():
+            continue
+        given[option] = parse(value) if parse is not None else value
+    try:
+        return Options(**{**given, **fixed})
+    except InvalidInput as e:
+        raise fail(e, FLAG_NAMES) from None

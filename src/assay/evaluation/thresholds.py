@@ -1,0 +1,94 @@
+"""Thresholds: the default on probabilities, a number checked against the scores, or one chosen on the data by a
+criterion (Youden's J, the ROC point closest to (0, 1), the least expected cost; Fawcett 2006)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from assay.checks import check_number
+from assay.errors import InvalidInput
+from assay.evaluation.costs import Costs, as_costs, cost_at
+from assay.evaluation.options import THRESHOLD_CRITERIA
+from assay.inference.estimate import finite_or_none
+from assay.metrics.ranking import (
+    ThresholdCounts,
+    best_point,
+    roc_point,
+    threshold_counts,
+)
+from assay.summaries.scores import ScoreCounts
+
+__all__ = ["ThresholdChoice", "choice_of", "DEFAULT_THRESHOLD", "THRESHOLD_CRITERIA", "chosen_threshold", "resolve_threshold"]
+
+
+DEFAULT_THRESHOLD = 0.5
+"""The threshold on probabilities when none is given: positive iff p >= 0.5."""
+
+
+def chosen_threshold(criterion: str, summary: ScoreCounts, *, costs: Any = None,
+                     prevalence: float | None = None, direction: str = "higher") -> tuple[float, str]:
+    """The threshold a criterion picks on the ROC curve of a score summary, and the note that says it is
+    optimistic. ``cost``: the least expected cost per instance with ``costs`` (default: both errors
+    cost 1) at ``prevalence`` (default: the data's)."""
+    if criterion not in THRESHOLD_CRITERIA:
+        raise InvalidInput(f"{criterion!r} is neither a number nor one of {list(THRESHOLD_CRITERIA)}",
+                           field="threshold")
+    tc = threshold_counts(summary)
+    what = THRESHOLD_CRITERIA[criterion]
+    if criterion == "youden":
+        choice = choice_of("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
+    elif criterion == "closest":
+        choice = choice_of("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
+    else:
+        c = costs if isinstance(costs, Costs) else as_costs(costs)  # Costs: a cost matrix's cells, as they are
+        pi = prevalence
+        if pi is None:
+            pi = float(tc.n_positive) / (float(tc.n_positive) + float(tc.n_negative))
+        choice = choice_of("min_expected_cost", tc, lambda fpr, tpr: cost_at(c, pi, fpr, tpr), best="min")
+        what += f" (false positive {c.fp:g}, false negative {c.fn:g}; positives {pi:.4g})"
+    shown = -choice.threshold if direction == "lower" else choice.threshold
+    return float(choice.threshold), (f"threshold {shown:.6g} chosen by {what} on these same data: the "
+                                     "metrics at it are optimistic (choose it on other data to estimate them "
+                                     "fairly)")
+
+
+def resolve_threshold(threshold: float | None, scores: np.ndarray) -> float:
+    """The threshold to use: as given, else the default 0.5 when the scores are probabilities (an error when they
+    are not: a number or a criterion is then needed)."""
+    if threshold is None:
+        low, high = float(scores.min()), float(scores.max())
+        if low < 0.0 or high > 1.0:
+            raise InvalidInput(
+                f"scores range from {low:g} to {high:g}, so they are not probabilities: give a threshold (a "
+                f"number, or youden, closest or cost to choose one on these data)",
+                field="threshold",
+            )
+        return DEFAULT_THRESHOLD
+    return check_number(threshold, "threshold")
+
+
+@dataclass(frozen=True)
+class ThresholdChoice:
+    """A threshold chosen by a criterion, and where it puts the classifier."""
+    criterion: str
+    threshold: float
+    fpr: float
+    tpr: float
+    value: float
+    ties: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"threshold": finite_or_none(self.threshold), "fpr": self.fpr, "tpr": self.tpr,
+                "value": finite_or_none(self.value), "ties": self.ties, "criterion": self.criterion}
+
+
+def choice_of(criterion: str, tc: ThresholdCounts, objective: Any, *, best: Literal["max", "min"]) -> ThresholdChoice:
+    """The first ROC point that is best for ``objective(fpr, tpr)``, and how many tie with it (to 1e-12)."""
+    i, value, hits = best_point(tc, objective, best=best)
+    threshold, fpr, tpr = roc_point(tc, i)
+    return ThresholdChoice(criterion, threshold, fpr, tpr, value, hits)
+
+
