@@ -63,7 +63,7 @@ def test_keywords_that_differ_from_their_default_change_a_given_object():
 
 
 PUBLIC = [assay.evaluate, assay.rank, assay.evaluate_confusion, assay.evaluate_batches, assay.rank_file,
-          assay.compare, assay.validate]
+          assay.compare, assay.validate, assay.evaluate_regression]
 
 
 @pytest.mark.parametrize("function", PUBLIC, ids=lambda f: f.__name__)
@@ -126,6 +126,10 @@ def test_keywords_and_the_object_give_the_same_result_on_every_entry_point(tmp_p
 
 
 def test_an_option_that_does_not_apply_is_refused_when_given_as_the_object_too():
+    with pytest.raises(InvalidInput, match="threshold: options of classifiers"):
+        assay.evaluate_regression([1.0, 2.5, 3.0], [1.2, 2.0, 3.1], options=Options(threshold=0.3))
+    assert assay.evaluate_regression([1.0, 2.5, 3.0, 4.5], [1.2, 2.0, 3.1, 4.0], options=Options(bootstrap=100)) \
+        .bootstrap == assay.evaluate_regression([1.0, 2.5, 3.0, 4.5], [1.2, 2.0, 3.1, 4.0], bootstrap=100).bootstrap
     with pytest.raises(InvalidInput, match="lift_depth"):
         assay.evaluate(LABELS, PRED, options=Options(lift_depth=0.2))
     with pytest.raises(InvalidInput, match="fpr_range"):

@@ -29,7 +29,7 @@ from assay.cli.common import (
     table_output_options,
     write_pictures,
 )
-from assay.cli.options import FLAG_NAMES, options_of
+from assay.cli.options import FLAG_NAMES, FLAGS, options_of
 from assay.errors import InvalidInput
 
 __all__ = ["register"]
@@ -278,30 +278,19 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
 
 
-APPLICABLE = {"threshold": ("threshold", "--threshold"), "auc_interval": ("auc_interval", "--auc-interval"),
-              "fpr_range": ("fpr_range", "--fpr-range"), "sensitivity_range": ("sensitivity_range", "--sensitivity-range"),
-              "lift_depth": ("lift_depth", "--lift-depth"), "at_specificity": ("at_specificity", "--at-specificity"),
-              "at_sensitivity": ("at_sensitivity", "--at-sensitivity"), "direction": ("direction", "--direction"),
-              "constraints": ("constraints", "--constraint"), "roc_band": ("roc_band", "--roc-band"),
-              "roc_bins": ("roc_bins", "--roc-bins"), "prior": ("prior", "--prior"), "clip": ("clip", "--clip"),
-              "bins": ("calibration_bins", "--bins"), "calibration": ("calibration_strategy", "--calibration"),
-              "top_k": ("top_k", "--top-k"), "costs": ("costs", "--costs"), "prevalence": ("prevalence", "--prevalence")}
-"""report's parameters that apply to some kinds of predictions only: the library's option and the flag
-(which kinds: ``assay.evaluation.applicability.APPLIES_TO``)."""
-
-
 def _refuse_inapplicable(confusion_file: str | None, pred: str | None, score: str | None, proba: str | None,
                          task: str) -> None:
     """Refuse, before any data is read, every option given that does not apply to the predictions given
     (even at its default value): applied or refused, never ignored."""
-    from assay.evaluation.applicability import refuse_inapplicable
+    from assay.evaluation.applicability import APPLIES_TO, refuse_inapplicable
 
+    applicable = {param: (option, flag) for option, (param, flag, _) in FLAGS.items() if option in APPLIES_TO}
     if task == "regression" or sum(x is not None for x in (confusion_file, pred, score, proba)) != 1:
         return  # numeric predictions, or a usage error said later
     kind = "labels" if confusion_file is not None or pred is not None else "scores" if score is not None \
         else "scores" if len(proba_pairs(proba)) == 2 else "probabilities"
-    given = [APPLICABLE[p][0] for p in named_on_command_line(APPLICABLE)]
-    flags = {option: flag for option, flag in APPLICABLE.values()}
+    given = [applicable[p][0] for p in named_on_command_line(applicable)]
+    flags = {option: flag for option, flag in applicable.values()}
     what = "a confusion matrix" if confusion_file is not None else None
     try:
         refuse_inapplicable(kind, given, names=flags)

@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from assay.checks import check_confidence, check_resamples, check_seed
 from assay.errors import InvalidInput
 from assay.evaluation import display
+from assay.evaluation.options import Options, keywords_of, options_from
 from assay.evaluation.prepared import MAX_REPEATED, check_weights
 from assay.evaluation.tidy import to_frame
 from assay.inference.bootstrap import MIN_DEFINED, BootstrapInterval, BootstrapSettings
@@ -154,10 +154,6 @@ class RegressionEvaluation:
 # the boundary
 
 
-def _check_options(confidence: float, bootstrap: int, seed: int) -> tuple[float, BootstrapSettings]:
-    return check_confidence(confidence), BootstrapSettings(check_resamples(bootstrap), check_seed(seed))
-
-
 def _is_whole(x: Any) -> bool:
     if isinstance(x, (bool, np.bool_)):
         return False
@@ -174,6 +170,7 @@ def evaluate_regression(
     bootstrap: int = 2000,
     seed: int = 0,
     sample_weight: Any = None,
+    options: Options | None = None,
 ) -> RegressionEvaluation:
     """Evaluate numeric predictions: every error of Witten & Frank (ch. 5) with a bootstrap interval.
 
@@ -196,6 +193,10 @@ def evaluate_regression(
         Whole numbers: frequency weights, each instance counted that many times (as if
         the rows were repeated, intervals included). Weights that are not whole numbers
         are refused here: the bootstrap resamples instances, which needs counts.
+    options : Options, optional
+        ``confidence``, ``bootstrap`` and ``seed`` as one object (:class:`assay.Options`; keywords beside it
+        change it). The options of classifiers (thresholds, costs, ...) do not apply to numeric predictions
+        and are refused.
 
     Returns
     -------
@@ -250,7 +251,12 @@ def evaluate_regression(
     >>> evaluate_regression([1, 1, 1], [1, 2, 3], bootstrap=200)["r2"].note
     'every actual value is the same, so Σ(a−ā)² = 0'
     """
-    confidence, settings = _check_options(confidence, bootstrap, seed)
+    options = options_from(options, keywords_of(locals()))
+    wrong = [name for name in options.asked() if name not in ("confidence", "bootstrap", "seed")]
+    if wrong:
+        raise InvalidInput(f"{', '.join(wrong)}: options of classifiers, not of numeric predictions",
+                           field="options")
+    confidence, settings = options.confidence, options.settings
     a = as_scores(y_true, "y_true").astype(np.float64, copy=False)
     p = as_scores(y_pred, "y_pred").astype(np.float64, copy=False)
     if len(p) != len(a):
