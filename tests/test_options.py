@@ -194,3 +194,10 @@ def test_validate_takes_a_cost_matrix_from_the_command_line_through_the_options(
     assert status == 0, err
     model = json.loads(out)["models"]["decision-tree"]
     assert model["metrics"]["expected_cost"]["value"] is not None
+
+
+def test_many_data_sets_take_the_options_object_to_every_data_set_and_the_ranking():
+    r = assay.validate_over_datasets(["iris", "wine"], models=["naive-bayes", "zero-r"], folds=3,
+                                     options=Options(bootstrap=100, confidence=0.9))
+    assert r.friedman.confidence == 0.9
+    assert all(v.confidence == 0.9 for v in r.results.values())

@@ -675,7 +675,7 @@ def validate_over_datasets(sources: Sequence[Any], *, progress: Callable[[str], 
                            **settings: Any) -> ValidationOverDatasets:
     """Validate the same models on several data sets and rank them over the data sets (Demšar 2006).
     ``sources``: bundled data set names, or ``(name, table, target)`` triples of your own tables; the other
-    arguments as for :func:`validate` (the same models, method and seed on every data set). ``progress``,
+    arguments as for :func:`validate` (the same models, method and seed on every data set; ``options=`` too). ``progress``,
     given a data set's name, returns the callable :func:`validate` reports to (or None).
 
     >>> r = validate_over_datasets(["iris", "wine"], models=["naive-bayes", "knn"], folds=3, bootstrap=200)
@@ -709,5 +709,5 @@ def validate_over_datasets(sources: Sequence[Any], *, progress: Callable[[str], 
                                "numeric target alone", field="dataset")
         scores.append([1.0 - float(v.models[m].estimate.error) for m in models])
     ranked = friedman_nemenyi(scores, models=models, datasets=list(results), better="higher",
-                              confidence=settings.get("confidence", 0.95)) if len(models) > 1 else None
+                              confidence=next(iter(results.values())).confidence) if len(models) > 1 else None
     return ValidationOverDatasets(results, ranked)
