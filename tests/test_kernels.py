@@ -202,3 +202,27 @@ def test_read_only_install_without_a_cache_directory(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0].startswith("numba cannot cache"), lines  # the situation of the audit is reproduced
     assert lines[1] == "True True", lines  # same AUC; kernels compiled in memory
+
+
+def test_the_compiled_curve_reads_no_memory_left_as_it_was(monkeypatch):
+    """The curve's slot 0 (+inf) once kept np.empty's bytes: a float32 signalling NaN there made numpy report an
+    invalid value on the conversion (an error under this suite's warning filter), now and then in CI."""
+    original = np.empty
+
+    def dirty(shape, dtype=float, *args, **kwargs):  # every new buffer full of float32 signalling NaNs
+        a = original(shape, dtype, *args, **kwargs)
+        raw = a.view(np.uint8).reshape(-1)
+        raw[:] = np.resize(np.array([0x01, 0x00, 0x80, 0x7F], np.uint8), raw.size)
+        return a
+
+    rng = np.random.default_rng(5)
+    y = rng.random(1000) < 0.4
+    s = np.round(rng.random(1000), 2).astype(np.float32)  # ties: the runs' pass, not the distinct one
+    with kernels_on(True):
+        monkeypatch.setattr(np, "empty", dirty)
+        got = C.roc_curve(y, s)
+        monkeypatch.setattr(np, "empty", original)
+    with kernels_on(False):
+        want = C.roc_curve(y, s)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, w)

@@ -140,6 +140,8 @@ def _compiled_roc(kernels: Any, keys: Any, drop_intermediate: bool) -> tuple[np.
     tp, fp, bits = keys.run_counts(kernels, first=1)
     m = len(tp)
     tp[0] = fp[0] = 0
+    bits[0] = 0  # slot 0 is +inf (set below): its bits must not be memory left as it was, which may read as a
+    # signalling NaN whose conversion numpy reports as an invalid value (a warning, an error under -W error)
     if drop_intermediate:
         m = kernels.keep_turning(tp, fp, bits, 1)
         if 4 * m < len(tp):  # few points kept: let the long buffers go
