@@ -136,7 +136,6 @@ def text_width(tty: bool) -> int | None:
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
     if tty:
-
         return min(shutil.get_terminal_size((100, 24)).columns, 120)
     return None
 

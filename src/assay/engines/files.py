@@ -178,7 +178,6 @@ def check_memory(memory: int | None, input_bytes: int) -> None:
         return
     memory = check_integer(memory, "memory", low=1)
     if memory < MIN_MEMORY and input_bytes >= SMALL_INPUT:
-
         raise InvalidInput(f"{spill_amount(memory)} is below the smallest budget for data read in batches, "
                            f"{spill_amount(MIN_MEMORY)} (the budget covers the blocks read and the score summary)",
                            field="memory")

@@ -291,7 +291,6 @@ def analyse_confusion(
             metrics[name] = _matrix_estimate(spec, counts, f"metrics.{name}", pending, confidence, interval, kappa)
 
     if cost_matrix is not None or (costs is not None and positive is not None):
-
         # one expected cost however the costs are given: Student's t on the per-instance costs (costs.py says why)
         c = costs_matrix(costs, labels, positive) if cost_matrix is None else np.asarray(cost_matrix, np.float64)
         metrics["expected_cost"] = expected_cost_estimate(counts, c, confidence=confidence, labels=labels,
@@ -299,7 +298,6 @@ def analyse_confusion(
                                                           no_interval=pending.no_interval)
     weighted_kappa = None
     if kappa_weights is not None:
-
         weighted_kappa = None if cm.weighted else weighted_kappa_test(counts, weights=kappa_weights,
                                                                       confidence=confidence)
         if weighted_kappa is not None and not np.isfinite(weighted_kappa.kappa):

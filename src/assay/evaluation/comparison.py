@@ -452,7 +452,6 @@ def _pair_tests(truth: np.ndarray, k: int, preds: list[np.ndarray], scores: list
         tests["accuracy_difference"] = paired_bootstrap(truth, pred_a, pred_b, k, accuracy, confidence=confidence,
                                                         resamples=bootstrap, seed=seed)
     if scores[0] is not None and scores[1] is not None and positive_code is not None:
-
         tests["delong"] = delong_test(truth == positive_code, scores[0], scores[1], confidence=confidence)
     return tests, discordant
 
@@ -511,7 +510,6 @@ def _models(a: Any, b: Any, more: tuple[Any, ...], names: Any) -> tuple[list[dic
 def _shared_labels(y_true: Any, specs: list[dict[str, Any]], names: tuple[str, ...]) -> list[str] | None:
     """With predicted labels, the classes of the truth and of every model's predictions, together."""
     if all("y_pred" in spec for spec in specs):
-
         columns = {f"{name} y_pred": spec["y_pred"] for name, spec in zip(names, specs, strict=True)}
         try:
             return list(encode_labels({"y_true": y_true, **columns}).labels)
@@ -553,7 +551,6 @@ def compare_unpaired(
         notes.append("independent test sets: scores without a threshold have no error rate; their AUCs are compared")
     ranked = [getattr(r.ranking, "summary", None) if r.ranking is not None else None for r in (a, b)]
     if all(s is not None for s in ranked) and a.positive is not None and b.positive is not None:
-
         key = "delong_unpaired" if auc_test == "delong" else "auc_bootstrap_unpaired"
         tests[key] = unpaired_auc_test(ranked[0], ranked[1], method=auc_test, confidence=confidence,
                                        resamples=check_resamples(bootstrap), seed=check_seed(seed))

@@ -180,20 +180,7 @@ class Options:
     def asked(self) -> list[str]:
         """The options whose value differs from the default, in the order of the fields (``memory``, a
         budget of the engines, is not an option of the analysis and is never listed)."""
-        return [f.name for f in fields(self) if f.name != "memory" and not _same(getattr(self, f.name), f.default)]
-
-    def only(self, *names: str) -> dict[str, Any]:
-        """The named options as keywords."""
-        return {name: getattr(self, name) for name in names}
-
-
-def _same(value: Any, default: Any) -> bool:
-    if value is None or default is None:
-        return value is default
-    try:
-        return bool(value == default) and type(value) is type(default)
-    except Exception:  # an array (a cost matrix) does not compare to None: given
-        return False
+        return [f.name for f in fields(self) if f.name != "memory" and not at_default(getattr(self, f.name), f.default)]
 
 
 NAMES = tuple(f.name for f in fields(Options))

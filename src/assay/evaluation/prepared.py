@@ -178,7 +178,6 @@ class Prepared:
         if self.direction == "lower":  # lower scores mean the positive class: not its probabilities
             return None
         if self.scores is not None and self.scores.min() >= 0 and self.scores.max() <= 1:
-
             return TwoClassScores(self.scores, self.labels.index(self.positive))
         return None
 

@@ -260,7 +260,6 @@ def _comparisons(run: Any, method: str, models: dict[str, ModelValidation], sett
     k = len(run.labels)
     if method in SINGLE_PASS:
         if len(names) > 2:
-
             correct = np.column_stack([models[m].correct for m in names])
             out.append(_test("cochran_q", names, cochran_q(correct), confidence))
         y = run.y_codes[_tested_index(run, names[0])]
@@ -275,7 +274,6 @@ def _comparisons(run: Any, method: str, models: dict[str, ModelValidation], sett
                                     resamples=bootstrap, seed=seed)
             out.append(_test("paired_bootstrap_accuracy", (a, b), boot, confidence, difference_of="accuracy"))
             if ma.scores is not None and mb.scores is not None:
-
                 p = run.labels.index(ma.report.positive)
                 out.append(_test("delong", (a, b), delong_test(y == p, ma.scores, mb.scores, confidence=confidence),
                                  confidence, difference_of="ROC AUC"))
@@ -629,7 +627,6 @@ def validate(
     ranked = None
     parts_of = [results[m].folds for m in names]
     if len(names) > 2 and len(parts_of[0]) >= 5 and method != "train-val-test":
-
         table = np.array([[f["accuracy"] for f in parts] for parts in parts_of], dtype=np.float64).T
         if np.isfinite(table).all():
             ranked = replace(friedman_nemenyi(table, models=names,
@@ -640,11 +637,9 @@ def validate(
                          "sets are: read the ranks as a summary, and the tests as optimistic")
     space = None
     if len(labels) == 2 and len(names) > 1:
-
         space = roc_space({m: results[m].report for m in names}, costs, prevalence)
     final = None
     if refit:
-
         final = refit_all(features, y, specs, seed=seed, params=params or {}, class_weights=class_weights,
                           cost_method=cost_method or "weight")
     return Validation(source, method, dict(splits.settings), len(y), labels, tuple(features.describe()), results,
