@@ -63,7 +63,7 @@ def test_keywords_that_differ_from_their_default_change_a_given_object():
 
 
 PUBLIC = [assay.evaluate, assay.rank, assay.evaluate_confusion, assay.evaluate_batches, assay.rank_file,
-          assay.compare, assay.validate, assay.evaluate_regression]
+          assay.compare, assay.compare_batches, assay.validate, assay.evaluate_regression]
 
 
 @pytest.mark.parametrize("function", PUBLIC, ids=lambda f: f.__name__)

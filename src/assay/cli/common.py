@@ -18,7 +18,7 @@ from assay.errors import InvalidInput
 
 __all__ = ["UserError", "fail", "emit", "render", "FORMATS", "CONTEXT", "Predictions", "read_predictions",
            "prediction_options", "output_options", "parse_pairs", "parse_range", "parse_size", "progress_bar",
-           "picture_options", "write_pictures"]
+           "picture_options", "write_pictures", "streams", "check_budget", "DEFAULT_MEMORY"]
 
 FORMATS = ("text", "json", "markdown")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -27,6 +27,13 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 class UserError(Exception):
     """A mistake of the user's: printed as one line, exit status 2."""
 
+
+DEFAULT_MEMORY = "2GB"
+"""The memory budget when --memory is not given."""
+
+WHOLE_TABLE_FACTOR = 8
+"""A file is read whole when eight times its size fits in the budget (the columns read, their
+conversions and the sorted keys hold several copies of it), else in batches."""
 
 _interrupted = False
 
@@ -450,3 +457,43 @@ def named_on_command_line(params: Iterable[str]) -> list[str]:
     """The parameters of the running command that its user gave (not left at their default), in order."""
     ctx = click.get_current_context()
     return [p for p in params if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)]
+
+
+def streams(file: str, memory: str | None) -> bool:
+    """Whether FILE is read in batches: a directory, a glob, or a file too large for the memory budget
+    (the whole-table path holds several copies of the columns it reads). A budget too small for data read
+    in batches is refused here, before anything is read."""
+
+    if file == "-":
+        return False
+    budget = parse_size(DEFAULT_MEMORY if memory is None else memory, "--memory")
+    if os.path.isdir(file) or (any(c in file for c in "*?[") and not os.path.exists(file)):
+        check_budget(file, memory, budget)
+        return True
+    try:
+        streams = os.path.getsize(file) * WHOLE_TABLE_FACTOR > budget
+    except OSError:
+        return False
+    if streams:
+        check_budget(file, memory, budget)
+    return streams
+
+
+def check_budget(file: str, memory: str | None, budget: int, *, remote: bool = False) -> None:
+    """--memory at least what a run in batches needs (any budget for a small input). ``remote``: FILE may
+    be a path only Spark reads (its size unknown here): then the minimum holds whatever its size."""
+
+    from assay.engines.files import MIN_MEMORY, check_memory
+    from assay.io.batches import parts_of
+
+    try:
+        size = sum(os.path.getsize(part) for part in parts_of(file))
+    except (InvalidInput, OSError):
+        if not remote:
+            return  # reading will say what is wrong with FILE
+        size = MIN_MEMORY
+    try:
+        check_memory(budget, size)
+    except InvalidInput:
+        raise UserError(f"--memory {memory} is below the smallest budget for data read in batches: give at least "
+                        f"{MIN_MEMORY >> 20}MB (it covers the blocks read and the score summary; see --help)") from None

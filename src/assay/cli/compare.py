@@ -12,12 +12,14 @@ from assay.cli.common import (
     CONTEXT,
     UserError,
     fail,
+    memory_option,
     named_on_command_line,
     output_options,
     picture_options,
     predictions_options,
     read_predictions,
     render,
+    streams,
     write_pictures,
 )
 from assay.cli.options import FLAG_NAMES, options_of
@@ -109,18 +111,25 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @click.option("--confidence", type=float, default=0.95, show_default=True)
 @click.option("--bootstrap", type=int, default=2000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--memory", metavar="SIZE", callback=memory_option,
+              help="Memory budget (default 2GB) for one FILE with a column per model: a FILE larger than an eighth "
+                   "of it, a directory of parts or a glob is read in batches, exactly (scores twice: the models' "
+                   "summaries, then DeLong's paired test); score summaries beyond it go to TMPDIR.")
 @picture_options
 @output_options
 def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],
             proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None,
             names: tuple[str, ...], unpaired: bool, adjust: str, costs: str | None, prevalence: float | None, auc_test: str,
             positive: str | None, threshold: float | None, direction: str, confidence: float, bootstrap: int,
-            seed: int, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
+            seed: int, memory: str | None, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two or more classifiers' predictions: is one really better?
     FILES are prediction files with the same columns (--truth and one of --pred,
     --score or --proba), such as those `assay validate --predictions DIR` writes;
     or one file with a column of predictions per model (--pred a --pred b, or
     --score a --score b, and so on).
+    One FILE, DIR or GLOB with a column per model is read in batches when it is
+    a directory, a glob, or too large for --memory: the same tests, exact, at any
+    size (labels in one pass, scores in two).
     Paired (the default): the same instances, joined on --id or by row; McNemar's
     test, a paired bootstrap of the accuracy difference, and DeLong's test of the
     AUCs when both have scores. With three models or more: Cochran's Q test that
@@ -137,6 +146,7 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
       assay compare cohort1.csv cohort2.csv --truth outcome --score marker --unpaired
       assay compare preds.csv --truth y --score p_forest --score p_logistic
       assay compare preds.csv --truth y --pred tree --pred forest --pred knn
+      assay compare logs/ --truth clicked --score p_new --score p_old --memory 1GB
       assay compare tree.csv forest.csv knn.csv --truth y --pred predicted --id id
     """
     from assay.evaluation.comparison import compare as paired
@@ -157,6 +167,9 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
         kind = "pred" if pred else "score"
         sources = [(files[0], {kind: column}, column) for column in columns]
     else:
+        if memory is not None:
+            raise UserError("--memory applies to one FILE, DIR or GLOB with a column per model (--score a --score b); "
+                            "several files are read whole")
         if len(pred) > 1 or len(score) > 1:
             if len(files) == 2 and len(pred) + len(score) == 2:
                 raise UserError("two files take one --pred or --score each (two columns of one file: give one file)")
@@ -168,6 +181,16 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
         sources = [(path, given, os.path.splitext(os.path.basename(path))[0]) for path in files]
     _refuse_inapplicable(len(sources), unpaired, bool(score), auc_test)
     model_names = _names(names, [default for _, _, default in sources])
+    if len(files) == 1 and streams(files[0], memory):  # a column per model of a large FILE, a DIR or a GLOB
+        result = _compare_streamed(files[0], truth, list(pred), list(score), input_format, na_values, model_names,
+                                   positive, adjust, memory, fmt)
+        kind = "pred" if pred else "score"
+        result = replace(result, sources=tuple({"file": files[0], "truth": truth, kind: column} for column in columns))
+        write_pictures(result, html, plots)
+        blocks = comparison_document(result)
+        render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
+               markdown=lambda: render_blocks_markdown(blocks))
+        return
     extra = (id_column,) if id_column and not unpaired else ()
     data = []
     from assay.io.tables import standard_input_held
@@ -210,6 +233,33 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
     blocks = comparison_document(result)
     render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
            markdown=lambda: render_blocks_markdown(blocks))
+
+
+def _compare_streamed(source: str, truth: str | None, pred: list[str], score: list[str], input_format: str | None,
+                      na_values: str | None, names: tuple[str, ...], positive: str | None, adjust: str,
+                      memory: str | None, fmt: str) -> Any:
+    """One source with a column per model, read in batches (assay.compare_file), with a progress bar."""
+    from assay.cli.common import DEFAULT_MEMORY, dialect_options, parse_na_values, parse_size, progress_bar
+    from assay.engines.files import compare_file
+
+    if truth is None:
+        raise UserError("--truth COL is required: the column of actual classes")
+    options = options_of(click.get_current_context().params)
+    budget = parse_size(memory or DEFAULT_MEMORY, "--memory")
+    names_map = {**FLAG_NAMES, "positive": "--positive", "names": "--name", "format": "--input-format",
+                 "adjust": "--adjust", "memory": "--memory"}
+    bar, update = progress_bar(fmt, "reading")
+    try:
+        if bar is not None:
+            bar.start()
+        return compare_file(source, truth=truth, scores=score or None, preds=pred or None, names=names,
+                            format=input_format, na_values=parse_na_values(na_values), **dialect_options(),
+                            progress=update, memory=budget, positive=positive, adjust=adjust, options=options)
+    except InvalidInput as e:
+        raise fail(e, names_map) from None
+    finally:
+        if bar is not None:
+            bar.stop()
 
 
 def _refuse_inapplicable(models: int, unpaired: bool, scores: bool, auc_test: str) -> None:

@@ -18,6 +18,8 @@ from assay.cli.common import (
     emit,
     fail,
     in_cli_words,
+    DEFAULT_MEMORY,
+    check_budget,
     memory_option,
     named_on_command_line,
     parse_size,
@@ -26,6 +28,7 @@ from assay.cli.common import (
     proba_pairs,
     read_predictions,
     render,
+    streams,
     table_output_options,
     write_pictures,
 )
@@ -33,13 +36,6 @@ from assay.cli.options import FLAG_NAMES, FLAGS, options_of
 from assay.errors import InvalidInput
 
 __all__ = ["register"]
-
-DEFAULT_MEMORY = "2GB"
-"""The memory budget when --memory is not given."""
-
-WHOLE_TABLE_FACTOR = 8
-"""A file is read whole when eight times its size fits in the budget (the columns read, their
-conversions and the sorted keys hold several copies of it), else in batches."""
 
 NAMES = {**FLAG_NAMES, "y_score=": "--score", "allow_disjoint_labels=True": "--allow-disjoint-labels",
          "positive": "--positive", "thresholds": "--at", "labels": "--proba", "specificities": "--at-specificity"}
@@ -228,7 +224,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     else:
         if file is None:
             raise UserError("give a FILE of predictions (or - for standard input), or --confusion FILE")
-        if weight is not None and (engine == "spark" or _streams(file, memory)):
+        if weight is not None and (engine == "spark" or streams(file, memory)):
             raise UserError("--weight needs the table in memory: give one file that fits in --memory (a directory, "
                             "a glob, a larger file or --engine spark is read in batches, without weights)")
         if engine == "spark":
@@ -238,11 +234,11 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             if score:
                 budget["memory"] = parse_size(memory or DEFAULT_MEMORY, "--memory")
                 if memory is not None:  # the driver's budget for the score summary: the same minimum
-                    _check_budget(file, memory, budget["memory"], remote=True)
+                    check_budget(file, memory, budget["memory"], remote=True)
             result = _report_spark(file, truth, pred, score, input_format, positive, options, budget, fmt, verbose)
             source = {k: v for k, v in {"file": file, "truth": truth, "pred": pred, "score": score,
                                         "engine": "spark"}.items() if v is not None}
-        elif _streams(file, memory):
+        elif streams(file, memory):
             if task == "regression":
                 raise UserError("--task regression needs the whole table in memory: give one file that fits in "
                                 "--memory (a directory, a glob or a larger file is read in batches for --pred, "
@@ -322,46 +318,6 @@ def _compile_while_reading(file: str | None, fmt: str) -> None:
         click.echo("assay: compiling its kernels for this installation (once, about 10 s, beside the reading)",
                    err=True)
     kernels.warm_up()
-
-
-def _streams(file: str, memory: str | None) -> bool:
-    """Whether FILE is read in batches: a directory, a glob, or a file too large for the memory budget
-    (the whole-table path holds several copies of the columns it reads). A budget too small for data read
-    in batches is refused here, before anything is read."""
-
-    if file == "-":
-        return False
-    budget = parse_size(DEFAULT_MEMORY if memory is None else memory, "--memory")
-    if os.path.isdir(file) or (any(c in file for c in "*?[") and not os.path.exists(file)):
-        _check_budget(file, memory, budget)
-        return True
-    try:
-        streams = os.path.getsize(file) * WHOLE_TABLE_FACTOR > budget
-    except OSError:
-        return False
-    if streams:
-        _check_budget(file, memory, budget)
-    return streams
-
-
-def _check_budget(file: str, memory: str | None, budget: int, *, remote: bool = False) -> None:
-    """--memory at least what a run in batches needs (any budget for a small input). ``remote``: FILE may
-    be a path only Spark reads (its size unknown here): then the minimum holds whatever its size."""
-
-    from assay.engines.files import MIN_MEMORY, check_memory
-    from assay.io.batches import parts_of
-
-    try:
-        size = sum(os.path.getsize(part) for part in parts_of(file))
-    except (InvalidInput, OSError):
-        if not remote:
-            return  # reading will say what is wrong with FILE
-        size = MIN_MEMORY
-    try:
-        check_memory(budget, size)
-    except InvalidInput:
-        raise UserError(f"--memory {memory} is below the smallest budget for data read in batches: give at least "
-                        f"{MIN_MEMORY >> 20}MB (it covers the blocks read and the score summary; see --help)") from None
 
 
 def _report_spark(file: str, truth: str, pred: str | None, score: str | None, input_format: str | None,
@@ -519,7 +475,7 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
         raise fail(e, flags) from None
     if class_ is not None and (proba is None or len(proba_pairs(proba)) <= 2):
         raise UserError("--class applies to --proba of more than two classes (two classes: --positive)")
-    if file is not None and _streams(file, memory):
+    if file is not None and streams(file, memory):
         if proba or not score or not truth:
             raise UserError("data read in batches takes --truth and --score (--proba needs the whole table)")
         from assay.cli.common import dialect_options, parse_na_values

@@ -23,7 +23,9 @@ from assay.checks import check_integer
 from assay.errors import InvalidInput
 from assay.evaluation.costs import Costs
 from assay.evaluation.directions import directed
+from assay.evaluation.comparison import Comparison
 from assay.evaluation.options import Options, keywords_of, options_from
+from assay.evaluation.paired import compare_batches
 from assay.evaluation.ranking import analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.evaluation.stream import evaluate_batches, oriented_summary
@@ -32,7 +34,7 @@ from assay.io.tables import compression_of, detect_format
 from assay.limits import DEFAULT_MEMORY
 from assay.summaries.spill import check_room, room_for, spill_amount
 
-__all__ = ["evaluate_file", "rank_file", "MIN_MEMORY", "check_memory", "read_block", "summary_budget"]
+__all__ = ["compare_file", "evaluate_file", "rank_file", "MIN_MEMORY", "check_memory", "read_block", "summary_budget"]
 
 MIN_MEMORY = 32 * 1024**2
 """The smallest memory budget for data read in batches (32 MiB): a block of 128 KiB read at a time, and a
@@ -201,13 +203,15 @@ def _estimated_rows(batches: Scan) -> int | None:
     return int(batches.size / (len(lines) / max(lines.count(b"\n"), 1)))
 
 
-def _temporary_room(batches: Scan, memory: int | None, kind: str) -> Any:
+def _temporary_room(batches: Scan, memory: int | None, kind: str, models: int = 1) -> Any:
     """A context for a scan's writes to the temporary directory: its room checked before the scan starts
     where the rows are known, and a want of it said in one line with about what the run needs there."""
     rows = _estimated_rows(batches)
     if rows is None or kind == "y_pred":
         return room_for(None)
-    need, least = rows * ROW_ON_DISK, rows * 8  # float64 keys, and the summary when every score is distinct
+    # float64 keys, and the summary when every score is distinct (a paired comparison: each model's, and its
+    # table of placements, 24 bytes a distinct score)
+    need, least = rows * (ROW_ON_DISK + (24 if models > 1 else 0)) * models, rows * 8 * models
     budget = summary_budget(memory)
     if budget is not None and need > budget:
         # the keys go to disk: 4 bytes a row at least (float32 scores), of half the rows when they are
@@ -240,3 +244,74 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
     summary, direction = directed(summary, options.direction, notes)
     result = analyse_scores(summary, options, direction=direction)
     return replace(result, notes=tuple(notes) + result.notes) if notes else result
+
+
+def compare_file(
+    source: str,
+    *,
+    truth: str,
+    scores: Sequence[str] | None = None,
+    preds: Sequence[str] | None = None,
+    names: Sequence[str] | None = None,
+    format: str | None = None,
+    na_values: Sequence[str] | None = None,
+    delimiter: str | None = None,
+    decimal: str | None = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    memory: int | None = DEFAULT_MEMORY,
+    **options: Any,
+) -> Comparison:
+    """Compare two or more models whose predictions are columns of the same rows of a file, a directory of
+    parts or a glob, read a batch at a time: :func:`assay.compare` at any size, exact.
+
+    Parameters
+    ----------
+    source : str
+        As for :func:`evaluate_file`.
+    truth : str
+        The column of actual classes.
+    scores, preds : sequence of str
+        The models' columns (two or more): scores of the positive class (read twice: once for each
+        model's summary and report, once for DeLong's paired test and the predicted labels at the
+        threshold), or predicted labels (read once).
+    names : sequence of str, optional
+        The models' names (default: the columns').
+    format, na_values, delimiter, decimal, progress
+        As for :func:`evaluate_file` (``progress`` counts the rows of both passes).
+    memory : int, default 2 GiB
+        As for :func:`evaluate_file`; the models' score summaries share it.
+    **options
+        ``positive``, ``labels``, ``adjust`` and the options of :func:`assay.compare` (``threshold``,
+        ``direction``, ``confidence``, ``bootstrap``, ``seed``, ``costs``, ``prevalence``; or ``options=``).
+
+    Returns
+    -------
+    Comparison
+        Equal to :func:`assay.compare` on the whole table (DeLong's test up to floating-point rounding).
+    """
+    source = _names_as_text(source, truth=truth)
+    if (scores is None) == (preds is None):
+        raise InvalidInput("give the models' columns as scores or as preds (one of the two)", field="scores")
+    given = scores if scores is not None else preds
+    field = "scores" if scores is not None else "preds"
+    if isinstance(given, str) or not all(isinstance(c, str) for c in given) or len(given) < 2:
+        raise InvalidInput("expected two column names or more, one per model", field=field)
+    given = list(given)
+    batches = scan(source, text_columns=[truth] + ([] if scores is not None else given),
+                   number_columns=given if scores is not None else [], format=format, na_values=na_values,
+                   delimiter=delimiter, decimal=decimal, block=read_block(memory))
+    check_memory(memory, batches.size)
+    passes = 2 if scores is not None else 1
+    expected = None if batches.rows_expected is None else batches.rows_expected * passes
+
+    def started() -> Iterable[tuple[str, int, Any, list[Any]]]:
+        for batch in batches:
+            yield batch.part, batch.first_row, batch.columns[truth], [batch.columns[c] for c in given]
+
+    kind = "y_score" if scores is not None else "y_pred"
+    columns = {"y_true": f"column {truth!r}", **{f"{kind}[{i}]": f"column {c!r}" for i, c in enumerate(given)}}
+    with _temporary_room(batches, memory, kind, models=len(given)):
+        return compare_batches(started, kind=kind, names=list(given) if names is None else names, columns=columns,
+                               memory=summary_budget(memory),
+                               progress=None if progress is None else lambda done: progress(done, expected),
+                               **options)

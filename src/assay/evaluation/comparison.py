@@ -44,7 +44,8 @@ from assay.inputs import encode_labels
 from assay.metrics.confusion import accuracy
 from assay.metrics.roc_space import roc_region
 
-__all__ = ["Comparison", "PairComparison", "compare", "compare_unpaired"]
+__all__ = ["Comparison", "PairComparison", "assemble", "check_names", "check_ranked_only", "compare", "compare_unpaired",
+           "default_names"]
 
 SPEC_KEYS = frozenset({"y_pred", "y_score", "y_proba"})
 """The keys of one model's predictions given as a mapping."""
@@ -292,20 +293,41 @@ def compare(
                                f"{list(prep.labels)}", field="labels")
     truth = first.true_codes
     k = len(first.labels)
-    ranked_only = any(pred is None for pred in preds)  # scores without a threshold: DeLong's test alone
-    if ranked_only and any(p.scores is None for p in prepared):
-        raise InvalidInput("some models give scores without a threshold and others do not: compare them at a "
-                           "threshold ({option:threshold}), or give every model as scores for DeLong's test alone",
-                           field="threshold")
+    check_ranked_only(preds, [p.scores is not None for p in prepared])
     scored = [p for p in prepared if p.scores is not None]
     positive_code = scored[0].labels.index(scored[0].positive) if scored else None
     # each score model's scores as its analysis ranks them: negated where lower scores mean the positive class
     scores = [None if p.scores is None else -p.scores if p.direction == "lower" else p.scores for p in prepared]
-    said = _direction_notes(names, prepared, reports, direction)
+    directions = [p.direction if p.scores is not None else None for p in prepared]
     resampling = {"confidence": confidence, "bootstrap": options.bootstrap, "seed": options.seed}
+    pairs = [_pair_tests(truth, k, [preds[i], preds[j]], [scores[i], scores[j]], positive_code, **resampling)
+             for i, j in combinations(range(len(names)), 2)]
+    ranked_only = any(pred is None for pred in preds)
+    cochran = None if ranked_only or len(names) == 2 else \
+        cochran_q(np.column_stack([pred == truth for pred in preds]))
+    return assemble(names, reports, pairs, cochran, directions, options, adjust)
+
+
+def check_ranked_only(preds: list[Any], scored: list[bool]) -> None:
+    """Refuse models of which some give scores without a threshold (no predicted labels) and others not."""
+    if any(pred is None for pred in preds) and not all(scored):
+        raise InvalidInput("some models give scores without a threshold and others do not: compare them at a "
+                           "threshold ({option:threshold}), or give every model as scores for DeLong's test alone",
+                           field="threshold")
+
+
+def assemble(names: tuple[str, ...], reports: list[Evaluation], pairs: list[tuple[dict[str, Any], int | None]],
+             cochran: Any, directions: list[str | None], options: Options, adjust: str) -> Comparison:
+    """The comparison of models on the same instances from their reports and the tests of every pair, in the
+    order (0, 1), (0, 2), ..., (1, 2), ... (each with how many instances only one of the two gets right), and
+    Cochran's Q of three models or more: what :func:`compare` gives from the instances, and data read in
+    batches (:mod:`assay.evaluation.paired`) from their summaries."""
+    confidence = options.confidence
+    ranked_only = not all(r.thresholded for r in reports)  # scores without a threshold: DeLong's test alone
+    said = _direction_notes(names, directions, reports, options.direction)
     sources = tuple({} for _ in names)
     if len(names) == 2:
-        tests, discordant = _pair_tests(truth, k, preds, scores, positive_code, **resampling)
+        tests, discordant = pairs[0]
         notes = ([RANKED_ONLY] if ranked_only else []) + said
         if discordant is not None and discordant < 25:
             notes.append(f"only {discordant} instance(s) have exactly one model right: McNemar's exact binomial "
@@ -316,36 +338,34 @@ def compare(
     if adjust not in ADJUSTMENTS:
         raise InvalidInput(f"{adjust!r} is not one of {list(ADJUSTMENTS)}", field="adjust")
 
-    tests = {} if ranked_only else {"cochran_q": cochran_q(np.column_stack([pred == truth for pred in preds]))}
-    pairs, exact = [], []
-    for i, j in combinations(range(len(names)), 2):
-        pair_tests, discordant = _pair_tests(truth, k, [preds[i], preds[j]], [scores[i], scores[j]], positive_code,
-                                             **resampling)
-        pairs.append(((names[i], names[j]), pair_tests))
+    tests = {} if cochran is None else {"cochran_q": cochran}
+    named, exact = [], []
+    for (i, j), (pair_tests, discordant) in zip(combinations(range(len(names)), 2), pairs, strict=True):
+        named.append(((names[i], names[j]), pair_tests))
         if discordant is not None and discordant < 25:
             exact.append(f"{names[i]} vs {names[j]} ({discordant})")
-    adjusted: list[dict[str, float]] = [{} for _ in pairs]
+    adjusted: list[dict[str, float]] = [{} for _ in named]
     family: dict[str, int] = {}
     for name in ("mcnemar", "delong"):
-        members = [i for i, (_, t) in enumerate(pairs) if name in t]
-        pvalues = np.array([pairs[i][1][name].pvalue for i in members], dtype=np.float64)
+        members = [i for i, (_, t) in enumerate(named) if name in t]
+        pvalues = np.array([named[i][1][name].pvalue for i in members], dtype=np.float64)
         family[name] = int(np.count_nonzero(~np.isnan(pvalues)))
         if adjust == "none":
             continue
         for i, p in zip(members, adjusted_p(pvalues, adjust), strict=True):
             adjusted[i][name] = float(p)
     pairwise = tuple(PairComparison(pair, t, adj, {n: family[n] for n in adj}, adjust if adjust != "none" else "holm")
-                     for (pair, t), adj in zip(pairs, adjusted, strict=True))
+                     for (pair, t), adj in zip(named, adjusted, strict=True))
     if adjust == "none":
-        notes = [f"the p-values of the {_plural(len(pairs), 'pairwise comparison')} are not adjusted for multiple "
+        notes = [f"the p-values of the {_plural(len(named), 'pairwise comparison')} are not adjusted for multiple "
                  "comparisons (adjust='none'): with many pairs, some will look significant by chance"]
     else:
-        notes = [_holm_note(len(pairs), family.get("delong", 0), any("delong" in t for _, t in pairs))
+        notes = [_holm_note(len(named), family.get("delong", 0), any("delong" in t for _, t in named))
                  .replace("Holm's", ADJUSTMENT_TITLES[adjust]).replace("pvalue_holm", f"pvalue_{adjust}")]
     if ranked_only:
         notes = [RANKED_ONLY, notes[0] if adjust == "none" else
                  f"p-values of the pairwise DeLong tests adjusted by {ADJUSTMENT_TITLES[adjust]} method for "
-                 f"{_plural(len(pairs), 'comparison')}; the verdicts use the adjusted p-values"]
+                 f"{_plural(len(named), 'comparison')}; the verdicts use the adjusted p-values"]
     if exact:
         notes.append("McNemar's exact binomial test is used for the pairs that fewer than 25 instances tell apart "
                      "(exactly one of the two right): " + ", ".join(exact))
@@ -360,29 +380,30 @@ def _check_direction(direction: Any, specs: list[dict[str, Any]]) -> None:
                            field="direction")
 
 
-def _direction_notes(names: tuple[str, ...], prepared: list[Any], reports: list[Evaluation],
+def _direction_notes(names: tuple[str, ...], directions: list[str | None], reports: list[Evaluation],
                      direction: str) -> list[str]:
-    """What the comparison says of each score model's direction: the direction used where it is not the
-    default, and a model whose AUC is significantly below 0.5 (or 0) as looking inverted (pROC's caveat: a
-    classifier worse than chance is one whose scores point the other way)."""
+    """What the comparison says of each score model's direction (``directions``: each model's, None for one
+    that gives no scores): the direction used where it is not the default, and a model whose AUC is
+    significantly below 0.5 (or 0) as looking inverted (pROC's caveat: a classifier worse than chance is one
+    whose scores point the other way)."""
     notes = []
-    lower = [name for name, p in zip(names, prepared, strict=True) if p.scores is not None and p.direction == "lower"]
+    lower = [name for name, d in zip(names, directions, strict=True) if d == "lower"]
     if direction == "auto":
-        chosen = [f"{name} {p.direction}" for name, p in zip(names, prepared, strict=True) if p.scores is not None]
+        chosen = [f"{name} {d}" for name, d in zip(names, directions, strict=True) if d is not None]
         notes.append(f"direction chosen for each score model on these data (as pROC's direction=\"auto\": the class "
                      f"with the higher median score is taken as the one the scores point to): {', '.join(chosen)}; "
                      "choosing it on the same data biases the AUC upward")
     elif lower:
         notes.append(f"direction lower for {', '.join(lower)}: lower scores mean the positive class (predicted "
                      "positive iff score <= the threshold; the AUC and DeLong's test rank lower scores first)")
-    for name, p, r in zip(names, prepared, reports, strict=True):
-        auc = getattr(r.ranking, "roc_auc", None) if p.scores is not None else None
+    for name, d, r in zip(names, directions, reports, strict=True):
+        auc = getattr(r.ranking, "roc_auc", None) if d is not None else None
         if auc is None or auc.value is None:
             continue
         if auc.value == 0.0 or (auc.ci is not None and auc.ci.high < 0.5):
             why = "every positive scores below every negative (AUC 0)" if auc.value == 0.0 else \
                 f"its AUC, {auc.value:.3g} ({auc.ci.low:.3g} to {auc.ci.high:.3g}), is significantly below 0.5"
-            other = "higher" if p.direction == "lower" else "lower"
+            other = "higher" if d == "lower" else "lower"
             notes.append(f"{name} looks inverted: {why}, so its scores point the other way: try direction "
                          f"{other} (--direction {other}; direction=\"{other}\" in Python)")
     return notes
@@ -456,7 +477,7 @@ def _pair_tests(truth: np.ndarray, k: int, preds: list[np.ndarray], scores: list
     return tests, discordant
 
 
-def _default_names(m: int) -> list[str]:
+def default_names(m: int) -> list[str]:
     """ "A", "B", ..., "Z", "AA", "AB", ...: one per model."""
     out = []
     for i in range(m):
@@ -497,7 +518,7 @@ def _models(a: Any, b: Any, more: tuple[Any, ...], names: Any) -> tuple[list[dic
     else:
         models = [a, b, *more]
         fields = ["a", "b", *(f"more[{i}]" for i in range(len(more)))]
-        names = _check_names(_default_names(len(models)) if names is None else names, len(models))
+        names = check_names(default_names(len(models)) if names is None else names, len(models))
     # predicted labels given as they are, as scikit-learn's metrics take them
     specs = [spec if isinstance(spec, Mapping) else {"y_pred": spec} for spec in models]
     for spec, field_name in zip(specs, fields, strict=True):
@@ -534,7 +555,7 @@ def compare_unpaired(
     Scores without a threshold have no error rate: their AUCs alone are compared.
     """
     confidence = check_confidence(confidence)
-    names = _check_names(names)
+    names = check_names(names)
     for r, field_name in ((a, "a"), (b, "b")):
         if not isinstance(r, Evaluation):
             raise InvalidInput(f"expected the result of assay.evaluate(), got {type(r).__name__}", field=field_name)
@@ -563,7 +584,7 @@ def compare_unpaired(
                       roc_space=roc_space({names[0]: a, names[1]: b}, None, None))
 
 
-def _check_names(names: Any, m: int = 2) -> tuple[str, ...]:
+def check_names(names: Any, m: int = 2) -> tuple[str, ...]:
     """m distinct model names."""
     if isinstance(names, str) or not isinstance(names, (tuple, list)) or len(names) != m \
             or not all(isinstance(n, str) and n for n in names):

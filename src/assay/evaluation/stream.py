@@ -52,7 +52,7 @@ from assay.summaries.partition import Keys, ScoreScan, batch_keys, one_vs_rest
 from assay.summaries.probabilities import ProbabilitySummary
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["evaluate_batches", "oriented_summary"]
+__all__ = ["evaluate_batches", "oriented_summary", "batch_items", "located", "score_summaries", "SCAN_THREADS"]
 
 def evaluate_batches(
     batches: Iterable[Any],
@@ -143,7 +143,7 @@ def evaluate_batches(
         raise InvalidInput("a weighted kappa here applies to predicted labels (in batches: --pred)",
                            field="kappa_weights")
     if kind == "y_proba":
-        items = iter(_items(batches, "y_proba"))
+        items = iter(batch_items(batches, "y_proba"))
         first = next(items, None)
         if first is None:
             raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
@@ -184,7 +184,7 @@ def oriented_summary(batches: Iterable[Any], names: Mapping[str, str], fixed: li
     return summary, all_labels, chosen, why
 
 
-def _items(batches: Iterable[Any], kind: str) -> Iterable[tuple[str | None, int, Any, Any]]:
+def batch_items(batches: Iterable[Any], kind: str) -> Iterable[tuple[str | None, int, Any, Any]]:
     """(part, first row, truth, prediction) from each of the shapes a batch may take."""
     if isinstance(batches, (str, bytes)) or not hasattr(batches, "__iter__"):
         raise InvalidInput(f"expected an iterable of batches, got {type(batches).__name__}", field="batches")
@@ -205,7 +205,7 @@ def _items(batches: Iterable[Any], kind: str) -> Iterable[tuple[str | None, int,
                                field="batches")
 
 
-def _located(e: InvalidInput, part: str | None, first_row: int, names: Mapping[str, str]) -> InvalidInput:
+def located(e: InvalidInput, part: str | None, first_row: int, names: Mapping[str, str]) -> InvalidInput:
     """The error of a batch, its row counted in the part and the part named."""
     field = names.get(e.field, e.field) if e.field else None
     if part is not None:
@@ -216,11 +216,11 @@ def _located(e: InvalidInput, part: str | None, first_row: int, names: Mapping[s
 
 def _confusion_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None) -> ConfusionCounts:
     total: ConfusionCounts | None = None
-    for part, first_row, y_true, y_pred in _items(batches, "y_pred"):
+    for part, first_row, y_true, y_pred in batch_items(batches, "y_pred"):
         try:
             enc = encode_labels({"y_true": y_true, "y_pred": y_pred}, labels=fixed)
         except InvalidInput as e:
-            raise _located(e, part, first_row, names) from None
+            raise located(e, part, first_row, names) from None
         cm = ConfusionCounts.from_codes(enc.codes["y_true"], enc.codes["y_pred"], labels=enc.labels)
         if total is None:
             total = cm
@@ -242,37 +242,56 @@ and the compiled passes release the GIL, so the threads run in parallel)."""
 
 
 def _keyed(item: tuple[str | None, int, Any, Any], names: Mapping[str, str],
-           fixed: list[str] | None) -> tuple[list[str], str, Keys]:
-    """(On a worker thread) a batch's classes present, in label order, its first class, and its scores'
-    keys counting that first class as positive."""
+           fixed: list[str] | None, columns: int) -> tuple[list[str], str, list[Keys]]:
+    """(On a worker thread) a batch's classes present, in label order, its first class, and each score
+    column's keys counting that first class as positive (``columns`` > 1: the item holds a list of columns,
+    named ``y_score[i]`` in errors)."""
     part, first_row, y_true, y_score = item
+    given = [y_score] if columns == 1 else list(y_score)
+    fields = ["y_score"] if columns == 1 else [f"y_score[{i}]" for i in range(columns)]
     try:
         enc = encode_labels({"y_true": y_true}, labels=fixed)
-        scores = as_scores(y_score, "y_score")
-        if len(scores) != len(enc.codes["y_true"]):
-            raise InvalidInput(f"has {len(scores)} values but y_true has {len(enc.codes['y_true'])}",
-                               field="y_score")
+        if len(given) != columns:
+            raise InvalidInput(f"expected {columns} score columns, got {len(given)}", field="y_score")
+        all_scores = []
+        for field, column in zip(fields, given, strict=True):
+            scores = as_scores(column, field)
+            if len(scores) != len(enc.codes["y_true"]):
+                raise InvalidInput(f"has {len(scores)} values but y_true has {len(enc.codes['y_true'])}",
+                                   field=field)
+            all_scores.append(scores)
     except InvalidInput as e:
-        raise _located(e, part, first_row, names) from None
+        raise located(e, part, first_row, names) from None
     codes = enc.codes["y_true"]
     present = [enc.labels[c] for c in np.flatnonzero(np.bincount(codes, minlength=len(enc.labels)))]
     first = enc.labels[0] if enc.labels else "other"
-    return present, first, batch_keys(codes == 0, scores, compiled(1 << 62))
+    return present, first, [batch_keys(codes == 0, scores, compiled(1 << 62)) for scores in all_scores]
 
 
 def _scores_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None,
                memory: int | None) -> tuple[ScoreCounts, tuple[str, ...], str]:
-    """The merged score summary (the first class met counted as positive), the classes, and that class.
+    """The merged score summary (the first class met counted as positive), the classes, and that class."""
+    summaries, labels, reference = score_summaries(batch_items(batches, "y_score"), names, fixed, memory)
+    return summaries[0], labels, reference
+
+
+def score_summaries(items: Iterable[tuple[str | None, int, Any, Any]], names: Mapping[str, str],
+                    fixed: list[str] | None, memory: int | None, columns: int = 1
+                    ) -> tuple[list[ScoreCounts], tuple[str, ...], str]:
+    """The merged score summary of each of ``columns`` score columns of the same rows (the first class met
+    counted as positive), the classes, and that class. Items are (part, first row, truth, scores), the
+    scores a list of columns when ``columns`` > 1; the budget is shared equally by the columns.
 
     Batches are keyed by ``SCAN_THREADS`` threads while the next are read, and their keys gathered here
-    in the order of the batches (so an error names the first bad batch) into a :class:`ScoreScan`,
-    which counts them within the memory budget (partitioned on disk beyond it).
+    in the order of the batches (so an error names the first bad batch) into a :class:`ScoreScan` per
+    column, which counts them within the memory budget (partitioned on disk beyond it).
     """
     reference: str | None = None
     seen: list[str] = []
-    scan = ScoreScan(memory, threads=SCAN_THREADS)
+    share = None if memory is None else max(1, memory // columns)
+    scans = [ScoreScan(share, threads=SCAN_THREADS) for _ in range(columns)]
 
-    def take(present: list[str], first: str, keys: Keys) -> None:
+    def take(present: list[str], first: str, keys: list[Keys]) -> None:
         nonlocal reference
         seen.extend(label for label in present if label not in seen)
         if len(seen) > 2:
@@ -283,27 +302,31 @@ def _scores_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str
             reference = seen[0]
         if reference is not None:
             # the batch counted its first class as positive: turned round when that is not the reference
-            scan.add(keys if first == reference else keys.swapped())
+            for scan, column in zip(scans, keys, strict=True):
+                scan.add(column if first == reference else column.swapped())
 
     pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-scan")
     pending: deque[Any] = deque()
     try:
-        for item in _items(batches, "y_score"):
-            pending.append(pool.submit(_keyed, item, names, fixed))
+        for item in items:
+            pending.append(pool.submit(_keyed, item, names, fixed, columns))
             while len(pending) > SCAN_THREADS:
                 take(*pending.popleft().result())
         while pending:
             take(*pending.popleft().result())
     except BaseException:
-        scan.close()
+        for scan in scans:
+            scan.close()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     if reference is None:
+        for scan in scans:
+            scan.close()
         raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
     labels = tuple(sorted_labels(seen)) if fixed is None else tuple(fixed)
     other = next((label for label in labels if label != reference), "other")
-    return scan.result((other, reference)), labels, reference
+    return [scan.result((other, reference)) for scan in scans], labels, reference
 
 
 # class probabilities of several classes ------------------------------------------------
@@ -319,7 +342,7 @@ def _proba_matrix(part: str | None, first_row: int, proba: Any, names: Mapping[s
             raise InvalidInput(f"has the columns {columns}; the first batch had {list(labels)}", field="y_proba")
         check_rows(matrix)
     except InvalidInput as e:
-        raise _located(e, part, first_row, names) from None
+        raise located(e, part, first_row, names) from None
     order = [columns.index(label) for label in labels]
     return matrix[:, order] if order != list(range(len(order))) else matrix
 
@@ -335,7 +358,7 @@ def _proba_columns(item: tuple[str | None, int, Any, Any], names: Mapping[str, s
     try:
         _, columns = as_proba(proba, labels=fixed)
     except InvalidInput as e:
-        raise _located(e, part, first_row, names) from None
+        raise located(e, part, first_row, names) from None
     return tuple(sorted_labels([str(c) for c in columns]))
 
 
@@ -352,7 +375,7 @@ def _proba_summaries(item: tuple[str | None, int, Any, Any], names: Mapping[str,
             raise InvalidInput(f"has {matrix.shape[0]} rows but y_true has {len(enc.codes['y_true'])}",
                                field="y_proba")
     except InvalidInput as e:
-        raise _located(e, part, first_row, names) from None
+        raise located(e, part, first_row, names) from None
     codes = enc.codes["y_true"].astype(np.intp)
     k = len(labels)
     made = np.argmax(matrix, axis=1)

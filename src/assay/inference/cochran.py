@@ -29,7 +29,7 @@ from assay.inference.testing import TwoSidedTest
 from assay.inference.distributions import chi2_sf
 from assay.inference.estimate import finite_or_none
 
-__all__ = ["CochranResult", "cochran_q"]
+__all__ = ["CochranResult", "cochran_q", "cochran_q_from_totals"]
 
 
 @dataclass(frozen=True)
@@ -127,11 +127,26 @@ def cochran_q(correct: Any) -> CochranResult:
             i, j = (int(v) for v in bad[0])
             raise InvalidInput(f"column {j}: {x[i, j].item()!r} is not 0 or 1", field="correct", row=i)
     ok = x.astype(np.int64)
-    cols = ok.sum(axis=0)
     rows = ok.sum(axis=1)
+    return cochran_q_from_totals(ok.sum(axis=0), int((rows * rows).sum()), n)
+
+
+def cochran_q_from_totals(correct_counts: Any, row_squares: int, n: int) -> CochranResult:
+    """Cochran's Q from what it depends on: each model's number of correct instances C_j, the sum over the
+    instances of R_i^2 (R_i: how many models classify instance i correctly) and the number of instances.
+    These add up over batches of instances, so data read in batches gets the same Q as :func:`cochran_q`.
+
+    Examples
+    --------
+    >>> r = cochran_q_from_totals([5, 4, 1], 20, 6)
+    >>> round(r.statistic, 4), r.correct_counts
+    (5.2, (5, 4, 1))
+    """
+    cols = np.asarray(correct_counts, dtype=np.int64)
+    m = len(cols)
     total = int(cols.sum())
     counts = tuple(int(c) for c in cols)
-    denominator = m * total - int((rows * rows).sum())
+    denominator = m * total - int(row_squares)
     if denominator == 0:
         nan = float("nan")
         note = "every instance is classified correctly by all the models or by none: Q is undefined"

@@ -47,7 +47,7 @@ from assay.inference.testing import TwoSidedTest, validate_confidence
 from assay.inference.estimate import ConfidenceInterval, finite_or_none
 from assay.inputs import check_lengths
 
-__all__ = ["PairedBootstrapResult", "paired_bootstrap", "percentile_interval"]
+__all__ = ["PairedBootstrapResult", "paired_bootstrap", "paired_bootstrap_groups", "percentile_interval"]
 
 CELLS_PER_CHUNK = 1_000_000
 """Memory bound: replicates per chunk times groups stays below this many counts."""
@@ -221,7 +221,43 @@ def paired_bootstrap(
     joint = (t * k + p1) * k + p2
     cells, first, counts = np.unique(joint, return_index=True, return_counts=True)
     order = np.argsort(first, kind="stable")
-    cells, counts = cells[order], counts[order]
+    return paired_bootstrap_groups(cells[order], counts[order], k, metric, confidence=confidence,
+                                   resamples=resamples, seed=seed)
+
+
+def paired_bootstrap_groups(
+    cells: Any,
+    counts: Any,
+    k: int,
+    metric: Callable[[np.ndarray], Any],
+    *,
+    confidence: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> PairedBootstrapResult:
+    """:func:`paired_bootstrap` from the groups of instances alone: ``cells`` the codes
+    (truth * k + prediction 1) * k + prediction 2 of the groups, in the order of their first instance in
+    the data, and ``counts`` how many instances each holds. What data read in batches gathers (the groups
+    and their first rows add up over batches), with the same replicates as the instances themselves give.
+
+    Examples
+    --------
+    >>> from assay.metrics.confusion import accuracy
+    >>> r = paired_bootstrap_groups([0, 1, 3], [3, 1, 4], 2, accuracy)
+    >>> r.value1, r.value2, r.n_instances
+    (0.5, 0.375, 8)
+    """
+    k = _whole(k, "k", 2)
+    cells = np.asarray(cells, dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    n = int(counts.sum())
+    if n == 0:
+        raise InvalidInput("no instances", field="counts")
+    if not callable(metric):
+        raise InvalidInput(f"expected a function of a stack of confusion matrices, got {metric!r}", field="metric")
+    resamples = _whole(resamples, "resamples", 1)
+    seed = _whole(seed, "seed", 0)
+    confidence = validate_confidence(confidence)
     kk = k * k
     cell1 = cells // k  # truth * k + prediction 1
     cell2 = (cells // kk) * k + cells % k  # truth * k + prediction 2

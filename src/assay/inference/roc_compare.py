@@ -47,7 +47,7 @@ from assay.inference.roc import delong, placements
 from assay.inputs import as_scores, check_lengths
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["DeLongTestResult", "delong_test", "instance_placements"]
+__all__ = ["DeLongTestResult", "delong_test", "instance_placements", "paired_delong"]
 
 
 @dataclass(frozen=True)
@@ -195,14 +195,32 @@ def delong_test(is_positive: Any, scores1: Any, scores2: Any, *, confidence: flo
     p2 = instance_placements(y, s2)
     auc1 = float(p1[y].mean())
     auc2 = float(p2[y].mean())
-    d = auc1 - auc2
     if n_pos < 2 or n_neg < 2:
-        return DeLongTestResult(auc1, auc2, d, nan, nan, nan, confidence, None, n_pos, n_neg, nan,
-                                "DeLong's variance needs at least two positive and two negative instances")
+        return paired_delong(auc1, auc2, nan, nan, nan, n_pos, n_neg, confidence)
     diff = p1 - p2
     var = float(np.var(diff[y], ddof=1)) / n_pos + float(np.var(diff[~y], ddof=1)) / n_neg
     var1 = float(np.var(p1[y], ddof=1)) / n_pos + float(np.var(p1[~y], ddof=1)) / n_neg
     var2 = float(np.var(p2[y], ddof=1)) / n_pos + float(np.var(p2[~y], ddof=1)) / n_neg
+    return paired_delong(auc1, auc2, var, var1, var2, n_pos, n_neg, confidence)
+
+
+def paired_delong(auc1: float, auc2: float, var: float, var1: float, var2: float, n_pos: int, n_neg: int,
+                  confidence: float = 0.95) -> DeLongTestResult:
+    """DeLong's test from the two AUCs and the variances of their difference and of each (the placements'
+    sample variances by class, each divided by its class's size): what :func:`delong_test` computes from the
+    instances, and data read in batches from the placements' moments (:mod:`assay.evaluation.paired`).
+
+    Examples
+    --------
+    >>> r = paired_delong(0.8, 0.7, 0.002, 0.003, 0.003, 40, 60)
+    >>> round(r.statistic, 4), round(r.correlation, 4)
+    (2.2361, 0.6667)
+    """
+    nan = float("nan")
+    d = auc1 - auc2
+    if n_pos < 2 or n_neg < 2:
+        return DeLongTestResult(auc1, auc2, d, nan, nan, nan, confidence, None, n_pos, n_neg, nan,
+                                "DeLong's variance needs at least two positive and two negative instances")
     cov = (var1 + var2 - var) / 2.0
     correlation = cov / math.sqrt(var1 * var2) if var1 > 0 and var2 > 0 else nan
     se = math.sqrt(max(var, 0.0))

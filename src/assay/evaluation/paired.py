@@ -1,0 +1,347 @@
+"""Models compared on the same instances read in batches: ``assay.compare_batches``, exact at any size.
+
+Columns of predictions of the same rows (one per model), read a batch at a time, give the comparison
+:func:`assay.compare` gives on the whole table, test for test:
+
+- **Predicted labels** (one pass): each model's confusion counts, and for every pair the instances grouped
+  by (actual class, prediction 1, prediction 2) with each group's first row
+  (:class:`assay.summaries.paired.JointGroups`): McNemar's table, and the paired bootstrap of the accuracy
+  difference drawn from the groups in the order of their first instance, as in memory, so that the same
+  seed gives the same replicates. Three models or more: Cochran's Q from its totals.
+- **Scores** (two passes): the first gathers each model's score summary within the memory budget (on
+  disk beyond it, as ``evaluate_batches`` does) and gives each model's whole report, its threshold and
+  its AUC. A placement value (DeLong 1988) depends only on an instance's score and class, so the second
+  pass looks each instance's up in its model's table of placements
+  (:class:`assay.summaries.paired.PlacementTable`) and adds up, by class, the moments of the placements
+  and of every pair's differences about the AUCs (:class:`assay.summaries.paired.PlacementMoments`):
+  DeLong's paired test, equal to :func:`assay.delong_test` on the whole columns up to floating-point
+  rounding (1e-9 in the tests). With a threshold, the same pass counts the predicted labels' groups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from assay.errors import InvalidInput
+from assay.evaluation.comparison import Comparison, assemble, check_names, default_names
+from assay.evaluation.directions import directed
+from assay.evaluation.from_summaries import evaluate_confusion_counts, evaluate_score_counts
+from assay.evaluation.options import Options, keywords_of, options_from
+from assay.evaluation.positive import choose_positive, positive_class
+from assay.evaluation.stream import SCAN_THREADS, located, score_summaries
+from assay.inference.cochran import cochran_q_from_totals
+from assay.inference.mcnemar import mcnemar
+from assay.inference.paired_bootstrap import paired_bootstrap_groups
+from assay.inference.roc_compare import paired_delong
+from assay.inputs import as_scores, encode_labels, sorted_labels
+from assay.limits import MAX_CLASSES
+from assay.metrics.confusion import accuracy
+from assay.summaries.confusion import ConfusionCounts
+from assay.summaries.paired import CochranTotals, JointGroups, PlacementMoments, PlacementTable
+
+__all__ = ["compare_batches"]
+
+Batches = Callable[[], Iterable[Any]] | Sequence[Any]
+
+
+def compare_batches(
+    batches: Batches,
+    *,
+    kind: str = "y_score",
+    names: Sequence[str] | None = None,
+    columns: Mapping[str, str] | None = None,
+    labels: Sequence[Any] | None = None,
+    positive: Any = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    confidence: float = 0.95,
+    bootstrap: int = 2000,
+    seed: int = 0,
+    costs: Any = None,
+    prevalence: float | None = None,
+    adjust: str = "holm",
+    direction: str = "higher",
+    memory: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    options: Options | None = None,
+) -> Comparison:
+    """Compare two or more models on the same instances given in batches: what :func:`assay.compare` gives
+    on the whole table, exact (see the module's docstring for how).
+
+    Parameters
+    ----------
+    batches : sequence, or a function returning an iterable
+        Each item is ``(y_true, [model 1's column, model 2's, ...])`` or ``(part, first_row, y_true,
+        [columns])`` so that errors name the part and its row. Scores are read twice: give a sequence (a
+        list of batches) or a function that starts the batches again each time it is called.
+    kind : {"y_score", "y_pred"}
+        What the columns hold: scores of the positive class (two classes), or predicted labels.
+    names : sequence of str, optional
+        One distinct name per model; by default "A", "B", "C", ...
+    columns : mapping, optional
+        How errors name the columns (``{"y_true": "column 'y'", "y_score[0]": "column 'p_tree'"}``).
+    labels, positive, threshold, confidence, bootstrap, seed, costs, prevalence, adjust, direction, options
+        As for :func:`assay.compare`.
+    memory : int, optional
+        A budget in bytes for the score summaries (shared by the models): beyond it they are spilled to
+        temporary files, exact all the same. None: no budget.
+    progress : callable (rows read), optional
+        Called after each batch of each pass.
+
+    Returns
+    -------
+    Comparison
+        As :func:`assay.compare` gives it.
+
+    Examples
+    --------
+    >>> parts = [([1, 1, 0], [[0.9, 0.8, 0.3], [0.7, 0.4, 0.6]]), ([0, 1, 0], [[0.2, 0.6, 0.1], [0.5, 0.9, 0.2]])]
+    >>> c = compare_batches(parts, names=["new", "old"])
+    >>> round(c.tests["delong"].difference, 4), c.tests["mcnemar"].b, c.tests["mcnemar"].c
+    (0.2222, 3, 0)
+    """
+    options = options_from(options, keywords_of(locals()))
+    if not isinstance(kind, str) or kind not in ("y_score", "y_pred"):
+        raise InvalidInput(f"{kind!r} is not one of ['y_score', 'y_pred'] (class probabilities of several "
+                           "classes are compared in memory)", field="kind")
+    start = _restartable(batches, two_passes=kind == "y_score")
+    columns = dict(columns or {})
+    positive = positive_class(positive, pos_label)
+    fixed = None if labels is None else list(encode_labels({"labels": list(labels)}, labels=list(labels)).labels)
+    first = next(iter(_items(start())), None)
+    if first is None:
+        raise InvalidInput("no instances to compare", field=columns.get("y_true", "y_true"))
+    m = len(first[3])
+    model_names = _names(names, m)
+    if kind == "y_pred":
+        if options.direction != "higher":
+            raise InvalidInput("a direction applies to models given as scores ({option:y_score}): none of these is",
+                               field="direction")
+        if options.threshold is not None:
+            raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",
+                               field="threshold")
+        return _compare_labels(start, m, model_names, columns, fixed, positive, options, adjust, progress)
+    return _compare_scores(start, m, model_names, columns, fixed, positive, options, adjust, memory, progress)
+
+
+def _restartable(batches: Batches, *, two_passes: bool) -> Callable[[], Iterable[Any]]:
+    """A function that starts the batches (again)."""
+    if callable(batches):
+        return batches
+    if isinstance(batches, (str, bytes)) or not hasattr(batches, "__iter__"):
+        raise InvalidInput(f"expected batches, got {type(batches).__name__}", field="batches")
+    if two_passes and iter(batches) is batches:
+        raise InvalidInput("scores are read twice: give a list of batches, or a function that starts them again",
+                           field="batches")
+    return lambda: batches
+
+
+def _items(batches: Iterable[Any]) -> Iterable[tuple[str | None, int, Any, list[Any]]]:
+    """(part, first row, truth, [columns]) from each item."""
+    for item in batches:
+        if isinstance(item, tuple) and len(item) == 4:
+            part, row, y_true, given = item
+        elif isinstance(item, tuple) and len(item) == 2:
+            part, row, (y_true, given) = None, 1, item
+        else:
+            raise InvalidInput(f"expected (y_true, [columns]) pairs, got {type(item).__name__}", field="batches")
+        if isinstance(given, (str, bytes)) or not isinstance(given, Sequence) or len(given) < 2:
+            raise InvalidInput("expected a list of two columns or more, one per model", field="batches")
+        yield part, row, y_true, list(given)
+
+
+def _names(names: Sequence[str] | None, m: int) -> tuple[str, ...]:
+    return check_names(default_names(m) if names is None else names, m)
+
+
+def _own_options(options: Options, scores: bool) -> Options:
+    """One model's options, as :func:`assay.compare` evaluates each: the threshold and the direction for
+    scores, the confidence and the resampling."""
+    return Options(threshold=options.threshold if scores else None, direction=options.direction if scores else
+                   "higher", confidence=options.confidence, bootstrap=options.bootstrap, seed=options.seed)
+
+
+def _pair_tests(groups: JointGroups | None, labels: Sequence[str], options: Options,
+                delong: Any = None) -> tuple[dict[str, Any], int | None]:
+    tests: dict[str, Any] = {}
+    discordant = None
+    if groups is not None:
+        table = groups.table()
+        discordant = int(table[0, 1] + table[1, 0])
+        tests["mcnemar"] = mcnemar(table, method="exact" if discordant < 25 else "chi2-corrected")
+        cells, counts = groups.cells(labels)
+        tests["accuracy_difference"] = paired_bootstrap_groups(
+            cells, counts, len(labels), accuracy, confidence=options.confidence, resamples=options.bootstrap,
+            seed=options.seed)
+    if delong is not None:
+        tests["delong"] = delong
+    return tests, discordant
+
+
+def _compare_labels(start: Callable[[], Iterable[Any]], m: int, names: tuple[str, ...], columns: Mapping[str, str],
+                    fixed: list[str] | None, positive: Any, options: Options, adjust: str,
+                    progress: Callable[[int], None] | None) -> Comparison:
+    """Predicted labels, one pass: confusion counts, the groups of every pair, Cochran's totals."""
+    fields = [f"y_pred[{i}]" for i in range(m)]
+    pairs = list(combinations(range(m), 2))
+    groups = [JointGroups() for _ in pairs]
+    cochran = CochranTotals(m)
+    matrices: list[ConfusionCounts | None] = [None] * m
+    row = done = 0
+    for part, first_row, y_true, given in _items(start()):
+        if len(given) != m:
+            raise located(InvalidInput(f"expected {m} columns, got {len(given)}", field="batches"), part,
+                          first_row, columns)
+        try:
+            enc = encode_labels({"y_true": y_true, **dict(zip(fields, given, strict=True))}, labels=fixed)
+        except InvalidInput as e:
+            raise located(e, part, first_row, columns) from None
+        truth = enc.codes["y_true"]
+        preds = [enc.codes[f] for f in fields]
+        for i, pred in enumerate(preds):
+            cm = ConfusionCounts.from_codes(truth, pred, labels=enc.labels)
+            matrices[i] = cm if matrices[i] is None else _merged(matrices[i], cm, fixed, columns)
+        for g, (i, j) in zip(groups, pairs, strict=True):
+            g.add(enc.labels, truth, preds[i], preds[j], row)
+        if m > 2:
+            cochran.add(np.column_stack([pred == truth for pred in preds]))
+        row += len(truth)
+        done += len(truth)
+        if progress is not None:
+            progress(done)
+    if row == 0:
+        raise InvalidInput("no instances to compare", field=columns.get("y_true", "y_true"))
+    labels = tuple(fixed) if fixed is not None else \
+        tuple(sorted_labels(list(dict.fromkeys(label for cm in matrices for label in cm.labels))))
+    reports = []
+    for cm, name in zip(matrices, names, strict=True):
+        try:
+            reports.append(evaluate_confusion_counts(cm.with_labels(labels), _own_options(options, False),
+                                                     positive=positive))
+        except InvalidInput as e:
+            raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
+    tests = [_pair_tests(g, labels, options) for g in groups]
+    result = None if m == 2 else cochran_q_from_totals(cochran.correct, cochran.row_squares, cochran.n)
+    return assemble(names, reports, tests, result, [None] * m, options, adjust)
+
+
+def _merged(total: ConfusionCounts, cm: ConfusionCounts, fixed: list[str] | None,
+            columns: Mapping[str, str]) -> ConfusionCounts:
+    union = tuple(sorted_labels(list(dict.fromkeys(total.labels + cm.labels)))) if fixed is None else tuple(fixed)
+    if len(union) > MAX_CLASSES:
+        raise InvalidInput(f"holds more than {MAX_CLASSES:,} distinct values: assay evaluates at most "
+                           f"{MAX_CLASSES:,} classes", field=columns.get("y_true", "y_true"))
+    return total.with_labels(union).merge(cm.with_labels(union))
+
+
+def _compare_scores(start: Callable[[], Iterable[Any]], m: int, names: tuple[str, ...], columns: Mapping[str, str],
+                    fixed: list[str] | None, positive: Any, options: Options, adjust: str, memory: int | None,
+                    progress: Callable[[int], None] | None) -> Comparison:
+    """Scores, two passes: the summaries and reports, then the placements and predicted labels."""
+    done = 0
+
+    def counted(items: Iterable[Any]) -> Iterable[Any]:
+        nonlocal done
+        for item in items:
+            if len(item[3]) != m:
+                raise located(InvalidInput(f"expected {m} columns, got {len(item[3])}", field="batches"), item[0],
+                              item[1], columns)
+            yield item
+            done += len(item[3][0])
+            if progress is not None:
+                progress(done)
+
+    summaries, labels, reference = score_summaries(counted(_items(start())), columns, fixed, memory, m)
+    chosen, why = choose_positive(labels, positive=positive)
+    if len(labels) != 2:
+        what = "a single class" if len(labels) == 1 else f"{len(labels)} classes"
+        raise InvalidInput(f"has {what}; a score column needs two", field=columns.get("y_true", "y_true"))
+    if chosen != reference:  # the summaries counted the other class as positive: turned round
+        summaries = [s.relabelled((reference, chosen), swap=True) for s in summaries]
+    reports = []
+    for summary, name in zip(summaries, names, strict=True):
+        try:
+            reports.append(evaluate_score_counts(summary, labels, chosen, why, _own_options(options, True)))
+        except InvalidInput as e:
+            raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
+    directions = [r.direction for r in reports]
+    tables = []
+    try:
+        for summary, d in zip(summaries, directions, strict=True):
+            tables.append(PlacementTable(directed(summary, d, [])[0]))
+        aucs = [r.ranking.roc_auc.value for r in reports]
+        moments, groups, cochran = _second_pass(counted(_items(start())), m, labels, chosen, reports, directions,
+                                                tables, aucs, columns)
+    finally:
+        for table in tables:
+            table.close()
+    n_pos, n_neg = int(moments.n[0]), int(moments.n[1])
+    tests = []
+    for q, (i, j) in enumerate(combinations(range(m), 2)):
+        auc_i, auc_j = moments.auc(i), moments.auc(j)
+        variances = moments.variances(i, j) if min(n_pos, n_neg) >= 2 else (float("nan"),) * 3
+        delong = paired_delong(auc_i, auc_j, *variances, n_pos, n_neg, options.confidence)
+        tests.append(_pair_tests(groups[q] if groups else None, labels, options, delong))
+    result = None if m == 2 or cochran is None else cochran_q_from_totals(cochran.correct, cochran.row_squares,
+                                                                            cochran.n)
+    return assemble(names, reports, tests, result, directions, options, adjust)
+
+
+def _second_pass(items: Iterable[Any], m: int, labels: tuple[str, ...], chosen: str, reports: list[Any],
+                 directions: list[str], tables: list[PlacementTable], aucs: list[float],
+                 columns: Mapping[str, str]) -> tuple[PlacementMoments, list[JointGroups] | None, CochranTotals | None]:
+    """Each instance's placements (and predicted labels, at each model's threshold), added up by batch in
+    the order read: the work of a batch on a worker thread, its sums here."""
+    p = labels.index(chosen)
+    thresholded = all(r.thresholded for r in reports)
+    pairs = list(combinations(range(m), 2))
+    moments = PlacementMoments(aucs)
+    groups = [JointGroups() for _ in pairs] if thresholded else None
+    cochran = CochranTotals(m) if thresholded and m > 2 else None
+
+    def work(item: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
+        part, first_row, y_true, given = item
+        try:
+            truth = encode_labels({"y_true": y_true}, labels=list(labels)).codes["y_true"]
+            scores = [as_scores(column, f"y_score[{i}]") for i, column in enumerate(given)]
+        except InvalidInput as e:  # the file changed between the passes
+            raise located(e, part, first_row, columns) from None
+        is_positive = truth == p
+        placements, preds = [], []
+        for s, table, d, r in zip(scores, tables, directions, reports, strict=True):
+            lower = d == "lower"
+            placements.append(table.lookup(-s if lower else s, is_positive))
+            if thresholded:
+                side = s <= r.threshold if lower else s >= r.threshold
+                preds.append(np.where(side, p, 1 - p))
+        return truth, is_positive, placements, preds
+
+    row = 0
+    pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-paired")
+    pending: list[Any] = []
+    try:
+        def take(future: Any) -> None:
+            nonlocal row
+            truth, is_positive, placements, preds = future.result()
+            moments.add(placements, is_positive)
+            if groups is not None:
+                for g, (i, j) in zip(groups, pairs, strict=True):
+                    g.add(labels, truth, preds[i], preds[j], row)
+            if cochran is not None:
+                cochran.add(np.column_stack([pred == truth for pred in preds]))
+            row += len(truth)
+
+        for item in items:
+            pending.append(pool.submit(work, item))
+            while len(pending) > SCAN_THREADS:
+                take(pending.pop(0))
+        while pending:
+            take(pending.pop(0))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return moments, groups, cochran

@@ -1,0 +1,191 @@
+"""Mergeable summaries of models compared on the same instances, for data read in batches.
+
+What the paired tests depend on, gathered a batch at a time and added up:
+
+- :class:`JointGroups`: the instances grouped by (actual class, model 1's prediction, model 2's), with
+  each group's size and first row. McNemar's table and the paired bootstrap of the accuracy difference
+  (:func:`assay.inference.paired_bootstrap.paired_bootstrap_groups`, which draws the groups in the order
+  of their first instance) need nothing else.
+- :class:`CochranTotals`: each model's number of correct instances and the sum of the squares of the
+  number of models right on each instance: Cochran's Q.
+- :class:`PlacementTable`: one model's placement values (DeLong 1988) by distinct score, read off its
+  score summary; a placement depends only on an instance's score and class, so a second pass over the
+  instances looks each one up (a binary search in the ascending distinct scores).
+- :class:`PlacementMoments`: by class, the sums and sums of squares of the placements about each
+  model's AUC, and of every pair's differences about the difference of their AUCs: DeLong's variances
+  and covariance. Centred on the AUCs (known from the summaries before the second pass), the sums stay
+  accurate, and two models that rank alike give differences of exactly 0.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from itertools import combinations
+import numpy as np
+
+from assay.summaries.disk import CHUNK, is_on_disk, release
+from assay.summaries.scores import ScoreCounts
+
+__all__ = ["CochranTotals", "JointGroups", "PlacementMoments", "PlacementTable"]
+
+
+class JointGroups:
+    """Instances grouped by (actual class, prediction 1, prediction 2), as labels: each group's first row
+    (counted from 0 over all the batches) and size."""
+
+    def __init__(self) -> None:
+        self.groups: dict[tuple[str, str, str], list[int]] = {}
+
+    def add(self, labels: Sequence[str], truth: np.ndarray, pred1: np.ndarray, pred2: np.ndarray,
+            first_row: int) -> None:
+        """A batch's codes (into ``labels``), its first row counted from 0 over all the batches."""
+        k = len(labels)
+        joint = (truth.astype(np.int64) * k + pred1) * k + pred2
+        cells, first, counts = np.unique(joint, return_index=True, return_counts=True)
+        for cell, at, count in zip(cells.tolist(), first.tolist(), counts.tolist(), strict=True):
+            key = (labels[cell // (k * k)], labels[(cell // k) % k], labels[cell % k])
+            group = self.groups.get(key)
+            if group is None:
+                self.groups[key] = [first_row + at, count]
+            else:
+                group[0] = min(group[0], first_row + at)
+                group[1] += count
+
+    def merge(self, other: JointGroups) -> JointGroups:
+        out = JointGroups()
+        for source in (self, other):
+            for key, (first, count) in source.groups.items():
+                group = out.groups.get(key)
+                out.groups[key] = [first, count] if group is None else [min(group[0], first), group[1] + count]
+        return out
+
+    def cells(self, labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The groups' codes (truth * k + prediction 1) * k + prediction 2 in ``labels``, in the order of
+        their first instance, and their sizes: what ``paired_bootstrap_groups`` takes."""
+        k = len(labels)
+        index = {label: i for i, label in enumerate(labels)}
+        ordered = sorted(self.groups.items(), key=lambda item: item[1][0])
+        cells = np.array([(index[t] * k + index[a]) * k + index[b] for (t, a, b), _ in ordered], dtype=np.int64)
+        counts = np.array([count for _, (_, count) in ordered], dtype=np.int64)
+        return cells, counts
+
+    def table(self) -> np.ndarray:
+        """McNemar's 2 x 2 table: [[both right, only 1 right], [only 2 right, both wrong]]."""
+        out = np.zeros((2, 2), dtype=np.int64)
+        for (t, a, b), (_, count) in self.groups.items():
+            out[int(a != t), int(b != t)] += count
+        return out
+
+
+class CochranTotals:
+    """For m models on the same instances: each model's correct instances, the sum over the instances of
+    the square of how many models are right, and the number of instances."""
+
+    def __init__(self, m: int) -> None:
+        self.correct = np.zeros(m, dtype=np.int64)
+        self.row_squares = 0
+        self.n = 0
+
+    def add(self, correct: np.ndarray) -> None:
+        """A batch's (n, m) table of whether each model is right."""
+        right = correct.astype(np.int64)
+        rows = right.sum(axis=1)
+        self.correct += right.sum(axis=0)
+        self.row_squares += int((rows * rows).sum())
+        self.n += len(right)
+
+
+class PlacementTable:
+    """A model's placement values by distinct score, ascending: a positive scoring s has
+    (negatives below s + half the negatives at s) / N, a negative (positives above s + half those at s) / P,
+    as :func:`assay.inference.roc.placements` gives them. From a summary on disk the table goes to disk too
+    (24 bytes a distinct score), and each lookup gives back the pages it read."""
+
+    def __init__(self, summary: ScoreCounts, directory: str | None = None) -> None:
+        n = len(summary)
+        self.n_positive, self.n_negative = float(summary.n_positive), float(summary.n_negative)
+        on_disk = is_on_disk(summary.scores)
+        if on_disk:
+            self._files = [tempfile.TemporaryFile(prefix="assay-placements-", dir=directory) for _ in range(3)]
+            arrays = [np.memmap(f, dtype=np.float64, mode="w+", shape=(max(n, 1),)) for f in self._files]
+        else:
+            self._files = []
+            arrays = [np.empty(n, dtype=np.float64) for _ in range(3)]
+        self.scores, self.v10, self.v01 = (a[:n] for a in arrays)
+        below_pos = below_neg = 0.0  # positives and negatives scoring below the chunk
+        for stop in range(n, 0, -CHUNK):  # from the lowest scores up
+            start = max(0, stop - CHUNK)
+            scores = np.asarray(summary.scores[start:stop], dtype=np.float64)[::-1]
+            pos = np.asarray(summary.positives[start:stop], dtype=np.float64)[::-1]
+            neg = np.asarray(summary.negatives[start:stop], dtype=np.float64)[::-1]
+            release(summary.scores, summary.positives, summary.negatives)
+            neg_below = below_neg + np.cumsum(neg) - neg
+            pos_above = self.n_positive - (below_pos + np.cumsum(pos))
+            at = slice(n - stop, n - start)
+            self.scores[at] = scores
+            self.v10[at] = (neg_below + 0.5 * neg) / self.n_negative
+            self.v01[at] = (pos_above + 0.5 * pos) / self.n_positive
+            below_pos += float(pos.sum())
+            below_neg += float(neg.sum())
+            release(self.scores, self.v10, self.v01)
+
+    def lookup(self, scores: np.ndarray, is_positive: np.ndarray) -> np.ndarray:
+        """The placements of instances (scores as the summary ranks them, each one in it)."""
+        group = np.searchsorted(self.scores, np.asarray(scores, dtype=np.float64) + 0.0)
+        out = np.where(is_positive, self.v10[group], self.v01[group])
+        release(self.scores, self.v10, self.v01)
+        return out
+
+    def close(self) -> None:
+        for f in self._files:
+            f.close()
+        self._files = []
+
+
+class PlacementMoments:
+    """By class (0: positives, 1: negatives), for m models with AUCs ``aucs``: the count, the sums of
+    (placement - AUC) and of its square per model, and per pair (i < j) the sums of
+    (placement_i - placement_j - (AUC_i - AUC_j)) and of its square."""
+
+    def __init__(self, aucs: Sequence[float]) -> None:
+        self.aucs = np.asarray(aucs, dtype=np.float64)
+        m = len(self.aucs)
+        self.pairs = list(combinations(range(m), 2))
+        self.n = np.zeros(2, dtype=np.int64)
+        self.linear = np.zeros((2, m))
+        self.squares = np.zeros((2, m))
+        self.pair_linear = np.zeros((2, len(self.pairs)))
+        self.pair_squares = np.zeros((2, len(self.pairs)))
+
+    def add(self, placements: Sequence[np.ndarray], is_positive: np.ndarray) -> None:
+        """A batch's placements, one array per model."""
+        for c, rows in enumerate((is_positive, ~is_positive)):
+            self.n[c] += int(np.count_nonzero(rows))
+            centred = [p[rows] - a for p, a in zip(placements, self.aucs, strict=True)]
+            for i, x in enumerate(centred):
+                self.linear[c, i] += float(x.sum())
+                self.squares[c, i] += float(np.dot(x, x))
+            for q, (i, j) in enumerate(self.pairs):
+                d = placements[i][rows] - placements[j][rows] - (self.aucs[i] - self.aucs[j])
+                self.pair_linear[c, q] += float(d.sum())
+                self.pair_squares[c, q] += float(np.dot(d, d))
+
+    def _variance(self, c: int, linear: float, squares: float) -> float:
+        n = int(self.n[c])
+        return max(squares - linear * linear / n, 0.0) / (n - 1)
+
+    def auc(self, i: int) -> float:
+        """Model i's AUC as the positives' mean placement."""
+        return float(self.aucs[i] + self.linear[0, i] / self.n[0])
+
+    def variances(self, i: int, j: int) -> tuple[float, float, float]:
+        """DeLong's variances of AUC_i - AUC_j, of AUC_i and of AUC_j (each class's sample variance over its
+        size, summed over the two classes); needs two instances of each class."""
+        q = self.pairs.index((i, j))
+        out = []
+        for linear, squares in ((self.pair_linear[:, q], self.pair_squares[:, q]),
+                                (self.linear[:, i], self.squares[:, i]), (self.linear[:, j], self.squares[:, j])):
+            out.append(sum(self._variance(c, float(linear[c]), float(squares[c])) / int(self.n[c]) for c in (0, 1)))
+        return out[0], out[1], out[2]
+
