@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import sys
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ from assay.errors import InvalidInput
 
 __all__ = ["UserError", "fail", "emit", "render", "FORMATS", "CONTEXT", "Predictions", "read_predictions",
            "prediction_options", "output_options", "parse_pairs", "parse_range", "parse_size", "progress_bar",
-           "picture_options", "write_pictures", "streams", "check_budget", "DEFAULT_MEMORY"]
+           "picture_options", "write_pictures", "streams", "check_budget", "DEFAULT_MEMORY", "on_spark"]
 
 FORMATS = ("text", "json", "markdown")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -497,3 +498,35 @@ def check_budget(file: str, memory: str | None, budget: int, *, remote: bool = F
     except InvalidInput:
         raise UserError(f"--memory {memory} is below the smallest budget for data read in batches: give at least "
                         f"{MIN_MEMORY >> 20}MB (it covers the blocks read and the score summary; see --help)") from None
+
+
+def on_spark(file: str, input_format: str | None, fmt: str, verbose: bool, what: str, names: dict[str, str],
+             run: Callable[[Any, Callable[[int, int | None], None] | None], Any]) -> Any:
+    """FILE read by Spark (the session of spark-submit, or a local one) and ``run(df, progress)``: a local
+    path is checked before Spark starts; Spark is quiet unless --verbose; assay's progress bar instead
+    (``what`` it says); an error in one line with ``names`` for the options."""
+    from assay.engines import spark as engine
+
+    names = {**names, "format": "--input-format", "format=": "--input-format"}
+    bar = None
+    try:
+        with warnings.catch_warnings():
+            if not verbose:  # pyspark's own advice (pandas 3, ...): Spark's log, shown with --verbose
+                warnings.filterwarnings("ignore", module=r"pyspark\b")
+                warnings.filterwarnings("ignore", message=r"PySpark ")
+            engine.check_path(file, format=input_format)
+            bar, _ = progress_bar(fmt, "starting Spark")
+            if bar is not None:
+                bar.start()
+            session = engine.session(verbose=verbose)
+            if bar is not None:
+                bar.stop()
+            bar, update = progress_bar(fmt, what)
+            if bar is not None:
+                bar.start()
+            return run(engine.read(session, file, format=input_format), update)
+    except InvalidInput as e:
+        raise fail(e, names) from None
+    finally:
+        if bar is not None:
+            bar.stop()

@@ -115,13 +115,19 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
               help="Memory budget (default 2GB) for one FILE with a column per model: a FILE larger than an eighth "
                    "of it, a directory of parts or a glob is read in batches, exactly (scores twice: the models' "
                    "summaries, then DeLong's paired test); score summaries beyond it go to TMPDIR.")
+@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
+              help="spark: one FILE, DIR or GLOB (a path Spark reads: local, hdfs://, s3a://) with a column per model, "
+                   "compared by Spark (pip install 'assay[spark]'): the same tests, exact; the rows stay on the "
+                   "executors.")
+@click.option("--verbose", is_flag=True,
+              help="With --engine spark: show Spark's own log lines and stage progress bars (quiet by default).")
 @picture_options
 @output_options
 def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],
             proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None,
             names: tuple[str, ...], unpaired: bool, adjust: str, costs: str | None, prevalence: float | None, auc_test: str,
             positive: str | None, threshold: float | None, direction: str, confidence: float, bootstrap: int,
-            seed: int, memory: str | None, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
+            seed: int, memory: str | None, engine: str, verbose: bool, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two or more classifiers' predictions: is one really better?
     FILES are prediction files with the same columns (--truth and one of --pred,
     --score or --proba), such as those `assay validate --predictions DIR` writes;
@@ -147,6 +153,7 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
       assay compare preds.csv --truth y --score p_forest --score p_logistic
       assay compare preds.csv --truth y --pred tree --pred forest --pred knn
       assay compare logs/ --truth clicked --score p_new --score p_old --memory 1GB
+      assay compare s3a://bucket/logs/ --truth y --score p_new --score p_old --engine spark
       assay compare tree.csv forest.csv knn.csv --truth y --pred predicted --id id
     """
     from assay.evaluation.comparison import compare as paired
@@ -181,11 +188,21 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
         sources = [(path, given, os.path.splitext(os.path.basename(path))[0]) for path in files]
     _refuse_inapplicable(len(sources), unpaired, bool(score), auc_test)
     model_names = _names(names, [default for _, _, default in sources])
-    if len(files) == 1 and streams(files[0], memory):  # a column per model of a large FILE, a DIR or a GLOB
-        result = _compare_streamed(files[0], truth, list(pred), list(score), input_format, na_values, model_names,
-                                   positive, adjust, memory, fmt)
+    if verbose and engine != "spark":
+        raise UserError("--verbose shows Spark's own log: it applies to --engine spark")
+    if engine == "spark" and len(files) != 1:
+        raise UserError("--engine spark compares the columns of one FILE, DIR or GLOB (--score a --score b)")
+    if engine == "spark" or (len(files) == 1 and streams(files[0], memory)):  # a column per model, at scale
+        if engine == "spark":
+            result = _compare_spark(files[0], truth, list(pred), list(score), input_format, model_names, positive,
+                                    adjust, memory, fmt, verbose)
+        else:
+            result = _compare_streamed(files[0], truth, list(pred), list(score), input_format, na_values,
+                                       model_names, positive, adjust, memory, fmt)
         kind = "pred" if pred else "score"
-        result = replace(result, sources=tuple({"file": files[0], "truth": truth, kind: column} for column in columns))
+        result = replace(result, sources=tuple({"file": files[0], "truth": truth, kind: column,
+                                                **({"engine": "spark"} if engine == "spark" else {})}
+                                               for column in columns))
         write_pictures(result, html, plots)
         blocks = comparison_document(result)
         render(result, fmt, output, text=lambda tty, width: render_blocks_text(blocks, color=tty, width=width),
@@ -260,6 +277,26 @@ def _compare_streamed(source: str, truth: str | None, pred: list[str], score: li
     finally:
         if bar is not None:
             bar.stop()
+
+
+def _compare_spark(source: str, truth: str | None, pred: list[str], score: list[str], input_format: str | None,
+                   names: tuple[str, ...], positive: str | None, adjust: str, memory: str | None, fmt: str,
+                   verbose: bool) -> Any:
+    """One source with a column per model, compared by Spark (assay.spark.compare)."""
+    from assay.cli.common import DEFAULT_MEMORY, check_budget, on_spark, parse_size
+    from assay.engines.spark_compare import compare as spark_compare
+
+    if truth is None:
+        raise UserError("--truth COL is required: the column of actual classes")
+    options = options_of(click.get_current_context().params)
+    budget = parse_size(memory or DEFAULT_MEMORY, "--memory")
+    if memory is not None:  # the driver's budget for the score summaries: the same minimum
+        check_budget(source, memory, budget, remote=True)
+    names_map = {**FLAG_NAMES, "positive": "--positive", "names": "--name", "adjust": "--adjust",
+                 "memory": "--memory"}
+    return on_spark(source, input_format, fmt, verbose, "comparing on Spark", names_map, lambda df, update: spark_compare(
+        df, truth=truth, scores=score or None, preds=pred or None, names=names, positive=positive, adjust=adjust,
+        memory=budget, options=options))
 
 
 def _refuse_inapplicable(models: int, unpaired: bool, scores: bool, auc_test: str) -> None:

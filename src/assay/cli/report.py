@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import warnings
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +21,7 @@ from assay.cli.common import (
     check_budget,
     memory_option,
     named_on_command_line,
+    on_spark,
     parse_size,
     picture_options,
     prediction_options,
@@ -322,37 +322,11 @@ def _compile_while_reading(file: str | None, fmt: str) -> None:
 
 def _report_spark(file: str, truth: str, pred: str | None, score: str | None, input_format: str | None,
                   positive: str | None, options: Any, budget: dict[str, Any], fmt: str, verbose: bool) -> Any:
-    """FILE read by Spark (the session of spark-submit, or a local one), evaluated by assay.spark: a local
-    path is checked before Spark starts; Spark is quiet unless --verbose; assay's progress bar instead."""
-
-    from assay.cli.common import progress_bar
+    """FILE read by Spark, evaluated by assay.spark (:func:`assay.cli.common.on_spark`)."""
     from assay.engines import spark as engine
 
-    names = {**NAMES, "format": "--input-format", "format=": "--input-format"}
-    bar = None
-    try:
-        with warnings.catch_warnings():
-            if not verbose:  # pyspark's own advice (pandas 3, ...): Spark's log, shown with --verbose
-                warnings.filterwarnings("ignore", module=r"pyspark\b")
-                warnings.filterwarnings("ignore", message=r"PySpark ")
-            engine.check_path(file, format=input_format)
-            bar, _ = progress_bar(fmt, "starting Spark")
-            if bar is not None:
-                bar.start()
-            session = engine.session(verbose=verbose)
-            if bar is not None:
-                bar.stop()
-            bar, update = progress_bar(fmt, "counting on Spark")
-            if bar is not None:
-                bar.start()
-            df = engine.read(session, file, format=input_format)
-            return engine.evaluate(df, truth=truth, pred=pred, score=score, positive=positive, progress=update,
-                                   options=options, **budget)
-    except InvalidInput as e:
-        raise fail(e, names) from None
-    finally:
-        if bar is not None:
-            bar.stop()
+    return on_spark(file, input_format, fmt, verbose, "counting on Spark", NAMES, lambda df, update: engine.evaluate(
+        df, truth=truth, pred=pred, score=score, positive=positive, progress=update, options=options, **budget))
 
 
 def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, proba: dict[str, str] | None,

@@ -25,7 +25,7 @@ from assay.evaluation.costs import Costs
 from assay.evaluation.directions import directed
 from assay.evaluation.comparison import Comparison
 from assay.evaluation.options import Options, keywords_of, options_from
-from assay.evaluation.paired import compare_batches
+from assay.evaluation.paired import compare_batches, model_columns
 from assay.evaluation.ranking import analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.evaluation.stream import evaluate_batches, oriented_summary
@@ -290,13 +290,7 @@ def compare_file(
         Equal to :func:`assay.compare` on the whole table (DeLong's test up to floating-point rounding).
     """
     source = _names_as_text(source, truth=truth)
-    if (scores is None) == (preds is None):
-        raise InvalidInput("give the models' columns as scores or as preds (one of the two)", field="scores")
-    given = scores if scores is not None else preds
-    field = "scores" if scores is not None else "preds"
-    if isinstance(given, str) or not all(isinstance(c, str) for c in given) or len(given) < 2:
-        raise InvalidInput("expected two column names or more, one per model", field=field)
-    given = list(given)
+    given = model_columns(scores, preds)
     batches = scan(source, text_columns=[truth] + ([] if scores is not None else given),
                    number_columns=given if scores is not None else [], format=format, na_values=na_values,
                    delimiter=delimiter, decimal=decimal, block=read_block(memory))

@@ -61,10 +61,11 @@ from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
 from assay.summaries.spill import MergeTree
 
-__all__ = ["check_path", "evaluate", "rank", "read", "session", "spark_errors"]
+__all__ = ["check_columns", "check_path", "evaluate", "first_bad", "functions", "options_and_data", "rank", "read",
+           "score_summary", "session", "spark_errors"]
 
 
-def _functions() -> Any:
+def functions() -> Any:
     try:
         from pyspark.sql import functions
     except ImportError:
@@ -72,7 +73,7 @@ def _functions() -> Any:
     return functions
 
 
-def _check_columns(df: Any, columns: list[str]) -> None:
+def check_columns(df: Any, columns: list[str]) -> None:
     if not hasattr(df, "groupBy") or not hasattr(df, "columns"):
         raise InvalidInput(f"expected a pyspark DataFrame, got {type(df).__name__}", field="df")
     for name in columns:
@@ -82,11 +83,11 @@ def _check_columns(df: Any, columns: list[str]) -> None:
             raise InvalidInput(f"column {name!r} appears {df.columns.count(name)} times in the DataFrame")
 
 
-def _first_bad(df: Any, truth: str, other: str, numeric: bool) -> None:
+def first_bad(df: Any, truth: str, other: str, numeric: bool) -> None:
     """Name a missing or non-finite value, or a text that is not a number, as the in-memory checks do
     (Spark rows have no number: the message shows the row's values instead). One row at most reaches the
     driver."""
-    F = _functions()
+    F = functions()
     t, o = F.col(truth), F.col(other)
     bad = t.isNull() | o.isNull()
     if numeric:
@@ -109,7 +110,7 @@ def _first_bad(df: Any, truth: str, other: str, numeric: bool) -> None:
 
 def _as_number(df: Any, column: str) -> Any:
     """A column as doubles: text that is not a number is null (``try_cast``: no error under ANSI mode)."""
-    F = _functions()
+    F = functions()
     if dict(df.dtypes).get(column) in ("string", "varchar", "char") or \
             str(dict(df.dtypes).get(column, "")).startswith(("varchar", "char")):
         return F.expr(f"try_cast(`{column.replace('`', '``')}` AS DOUBLE)")
@@ -126,7 +127,7 @@ def _is_number(text: str) -> bool:
 
 def _aggregate(df: Any, keys: list[str]) -> dict[str, np.ndarray]:
     """The count of each distinct combination of ``keys``, computed on the executors, as numpy arrays."""
-    F = _functions()
+    F = functions()
     grouped = df.groupBy(*keys).agg(F.count(F.lit(1)).alias("__count"))
     if hasattr(grouped, "toArrow"):  # Spark 4: Arrow straight to the driver
         table = grouped.toArrow()
@@ -169,7 +170,7 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
         return _evaluate(df, truth, pred, score, progress, options)
 
 
-def _options(options: dict[str, Any], data_keys: tuple[str, ...]) -> tuple[Options, dict[str, Any]]:
+def options_and_data(options: dict[str, Any], data_keys: tuple[str, ...]) -> tuple[Options, dict[str, Any]]:
     """The keywords of a call split into the evaluation's options (one :class:`Options`) and the data's own
     keywords (``positive``, ``labels``, ``memory``: the driver's budget); a name that is neither is refused."""
     data = {k: options.pop(k) for k in data_keys if k in options}
@@ -185,9 +186,9 @@ def _evaluate(df: Any, truth: str, pred: str | None, score: str | None,
     if (pred is None) == (score is None):
         raise InvalidInput("give exactly one of pred or score")
     other = pred or score
-    _check_columns(df, [truth, other])
-    _first_bad(df, truth, other, numeric=score is not None)
-    chosen, data = _options(options, ("positive", "labels", "memory"))
+    check_columns(df, [truth, other])
+    first_bad(df, truth, other, numeric=score is not None)
+    chosen, data = options_and_data(options, ("positive", "labels", "memory"))
     if pred is not None:
         refuse_inapplicable("labels", chosen.asked())
         if progress is not None:
@@ -209,10 +210,10 @@ def _evaluate(df: Any, truth: str, pred: str | None, score: str | None,
 def rank(df: Any, *, truth: str, score: str, positive: Any = None, **options: Any) -> Any:
     """The ranking analysis (curves, AUC with DeLong's interval, hull, thresholds) of a DataFrame's scores:
     :func:`assay.rank` with Spark doing the counting (keywords as for it, or ``options=``)."""
-    chosen, data = _options(options, ("memory",))
+    chosen, data = options_and_data(options, ("memory",))
     with spark_errors():
-        _check_columns(df, [truth, score])
-        _first_bad(df, truth, score, numeric=True)
+        check_columns(df, [truth, score])
+        first_bad(df, truth, score, numeric=True)
         summary, _, _, _ = _scores(df, truth, score, positive, summary_budget(data.get("memory", DEFAULT_MEMORY)))
     notes: list[str] = []
     summary, direction = directed(summary, chosen.direction, notes)
@@ -304,7 +305,7 @@ def session(*, verbose: bool = False) -> Any:
     InvalidInput
         pyspark is not installed, or Spark could not start (no Java, say): the last line it wrote.
     """
-    _functions()
+    functions()
     from pyspark import SparkConf, SparkContext
     from pyspark.sql import SparkSession
 
@@ -468,7 +469,17 @@ PARTITION_SCORES = 1 << 20
 
 def _scores(df: Any, truth: str, score: str, positive: Any, memory: int | None = None,
             progress: Callable[[int, int | None], None] | None = None) -> tuple[Any, tuple[str, ...], str, str]:
-    """The score summary, counted on the executors and streamed to the driver a range of scores at a time.
+    """The score summary, its classes, the positive class and why (:func:`score_summary`)."""
+    summary, labels, chosen, why, _ = score_summary(df, truth, score, positive, memory, progress, score_name=score)
+    return summary, labels, chosen, why
+
+
+def score_summary(df: Any, truth: str, score: str, positive: Any, memory: int | None = None,
+                  progress: Callable[[int, int | None], None] | None = None, *, score_name: str | None
+                  ) -> tuple[Any, tuple[str, ...], str, str, list[Any]]:
+    """The score summary, counted on the executors and streamed to the driver a range of scores at a time;
+    its classes, the positive class (chosen as for a score column named ``score_name``), why, and the raw
+    values of the truth that mean the positive class.
 
     The executors count the positives and negatives at each distinct score (``groupBy``), range-partition
     those counts on the score, highest first (``repartitionByRange``), sort each partition, and turn it
@@ -476,7 +487,7 @@ def _scores(df: Any, truth: str, score: str, positive: Any, memory: int | None =
     (``toLocalIterator``) into the same merge tree as files read in batches, which spills to disk past
     ``memory``. No row and no whole summary is collected.
     """
-    F = _functions()
+    F = functions()
     if progress is not None:
         progress(0, None)
     raw = [row[0] for row in df.select(truth).distinct().limit(3).collect()]
@@ -486,7 +497,7 @@ def _scores(df: Any, truth: str, score: str, positive: Any, memory: int | None =
     if len(enc.labels) != 2:
         what = "a single class" if len(enc.labels) == 1 else f"{len(enc.labels)} classes"
         raise InvalidInput(f"has {what}; a score column needs two", field=f"column {truth!r}")
-    chosen, why = choose_positive(enc.labels, positive=positive, score_name=score)
+    chosen, why = choose_positive(enc.labels, positive=positive, score_name=score_name)
     p = enc.labels.index(chosen)
     positives_raw = [value for value, code in zip(raw, enc.codes["y_true"]) if code == p]
     is_positive = F.col(truth).isin(positives_raw).cast("long")
@@ -517,7 +528,7 @@ def _scores(df: Any, truth: str, score: str, positive: Any, memory: int | None =
         done += int(pos.sum() + neg.sum())
         if progress is not None:
             progress(done, rows)
-    return tree.result(), enc.labels, chosen, why
+    return tree.result(), enc.labels, chosen, why, positives_raw
 
 
 def _as_ipc() -> Callable[[Iterator[Any]], Iterator[Any]]:

@@ -44,7 +44,7 @@ from assay.metrics.confusion import accuracy
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.paired import CochranTotals, JointGroups, PlacementMoments, PlacementTable
 
-__all__ = ["compare_batches"]
+__all__ = ["compare_batches", "model_columns", "own_options", "pair_tests", "refuse_score_options"]
 
 Batches = Callable[[], Iterable[Any]] | Sequence[Any]
 
@@ -119,14 +119,30 @@ def compare_batches(
     m = len(first[3])
     model_names = _names(names, m)
     if kind == "y_pred":
-        if options.direction != "higher":
-            raise InvalidInput("a direction applies to models given as scores ({option:y_score}): none of these is",
-                               field="direction")
-        if options.threshold is not None:
-            raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",
-                               field="threshold")
+        refuse_score_options(options)
         return _compare_labels(start, m, model_names, columns, fixed, positive, options, adjust, progress)
     return _compare_scores(start, m, model_names, columns, fixed, positive, options, adjust, memory, progress)
+
+
+def model_columns(scores: Sequence[str] | None, preds: Sequence[str] | None) -> list[str]:
+    """The models' columns of a table, given as ``scores`` or as ``preds`` (two or more names)."""
+    if (scores is None) == (preds is None):
+        raise InvalidInput("give the models' columns as scores or as preds (one of the two)", field="scores")
+    given = scores if scores is not None else preds
+    field = "scores" if scores is not None else "preds"
+    if isinstance(given, str) or not all(isinstance(c, str) for c in given) or len(given) < 2:
+        raise InvalidInput("expected two column names or more, one per model", field=field)
+    return list(given)
+
+
+def refuse_score_options(options: Options) -> None:
+    """A direction or a threshold given for models that give predicted labels: refused, never ignored."""
+    if options.direction != "higher":
+        raise InvalidInput("a direction applies to models given as scores ({option:y_score}): none of these is",
+                           field="direction")
+    if options.threshold is not None:
+        raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",
+                           field="threshold")
 
 
 def _restartable(batches: Batches, *, two_passes: bool) -> Callable[[], Iterable[Any]]:
@@ -159,14 +175,14 @@ def _names(names: Sequence[str] | None, m: int) -> tuple[str, ...]:
     return check_names(default_names(m) if names is None else names, m)
 
 
-def _own_options(options: Options, scores: bool) -> Options:
+def own_options(options: Options, scores: bool) -> Options:
     """One model's options, as :func:`assay.compare` evaluates each: the threshold and the direction for
     scores, the confidence and the resampling."""
     return Options(threshold=options.threshold if scores else None, direction=options.direction if scores else
                    "higher", confidence=options.confidence, bootstrap=options.bootstrap, seed=options.seed)
 
 
-def _pair_tests(groups: JointGroups | None, labels: Sequence[str], options: Options,
+def pair_tests(groups: JointGroups | None, labels: Sequence[str], options: Options,
                 delong: Any = None) -> tuple[dict[str, Any], int | None]:
     tests: dict[str, Any] = {}
     discordant = None
@@ -221,11 +237,11 @@ def _compare_labels(start: Callable[[], Iterable[Any]], m: int, names: tuple[str
     reports = []
     for cm, name in zip(matrices, names, strict=True):
         try:
-            reports.append(evaluate_confusion_counts(cm.with_labels(labels), _own_options(options, False),
+            reports.append(evaluate_confusion_counts(cm.with_labels(labels), own_options(options, False),
                                                      positive=positive))
         except InvalidInput as e:
             raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
-    tests = [_pair_tests(g, labels, options) for g in groups]
+    tests = [pair_tests(g, labels, options) for g in groups]
     result = None if m == 2 else cochran_q_from_totals(cochran.correct, cochran.row_squares, cochran.n)
     return assemble(names, reports, tests, result, [None] * m, options, adjust)
 
@@ -266,7 +282,7 @@ def _compare_scores(start: Callable[[], Iterable[Any]], m: int, names: tuple[str
     reports = []
     for summary, name in zip(summaries, names, strict=True):
         try:
-            reports.append(evaluate_score_counts(summary, labels, chosen, why, _own_options(options, True)))
+            reports.append(evaluate_score_counts(summary, labels, chosen, why, own_options(options, True)))
         except InvalidInput as e:
             raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
     directions = [r.direction for r in reports]
@@ -286,7 +302,7 @@ def _compare_scores(start: Callable[[], Iterable[Any]], m: int, names: tuple[str
         auc_i, auc_j = moments.auc(i), moments.auc(j)
         variances = moments.variances(i, j) if min(n_pos, n_neg) >= 2 else (float("nan"),) * 3
         delong = paired_delong(auc_i, auc_j, *variances, n_pos, n_neg, options.confidence)
-        tests.append(_pair_tests(groups[q] if groups else None, labels, options, delong))
+        tests.append(pair_tests(groups[q] if groups else None, labels, options, delong))
     result = None if m == 2 or cochran is None else cochran_q_from_totals(cochran.correct, cochran.row_squares,
                                                                             cochran.n)
     return assemble(names, reports, tests, result, directions, options, adjust)
