@@ -23,6 +23,7 @@ compare ratios, not seconds. A temporary directory made for the parts is removed
     python benchmarks/bench_scale.py --rows 10000000
     python benchmarks/bench_scale.py --rows 100000000 --float64
     python benchmarks/bench_scale.py --rows 100000000 --paired --runs 1
+    python benchmarks/bench_scale.py --rows 50000000 --one-file
 """
 
 from __future__ import annotations
@@ -93,7 +94,8 @@ def single(directory: str, args: argparse.Namespace, rows: int) -> None:
     assay_cmd = [sys.executable, "-m", "assay", "report", directory, "--truth", "y", "--score", "p",
                  "--threshold", "0.5", "--bootstrap", "100", "--format", "json"] + \
         (["--memory", args.memory] if args.memory else [])
-    duck_cmd = [sys.executable, "-c", DUCKDB, os.path.join(directory, "*.parquet")]
+    duck_cmd = [sys.executable, "-c", DUCKDB, directory if os.path.isfile(directory) else
+                os.path.join(directory, "*.parquet")]
     best = {}
     for name, command in (("assay", assay_cmd), ("duckdb", duck_cmd)):
         runs = [measure(command) for _ in range(args.runs)]
@@ -146,6 +148,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--paired", action="store_true",
                         help="two score columns (p, q): one model's report against assay compare p q")
+    parser.add_argument("--one-file", action="store_true",
+                        help="all the rows in one Parquet file (the commonest case), given to assay as a FILE")
     parser.add_argument("--memory", default=None, help="assay's --memory (default: its own, 2GB)")
     parser.add_argument("--dir", default=None, help="where the Parquet parts go (default: a temporary directory)")
     args = parser.parse_args()
@@ -156,7 +160,7 @@ def main() -> None:
         parts = sorted(f for f in os.listdir(directory) if f.endswith(".parquet"))
         if not parts:
             t = time.perf_counter()
-            generate(directory, rows, args.float64, args.paired)
+            generate(directory, rows, args.float64, args.paired, parts=1 if args.one_file else 20)
             print(f"generated {rows:,} rows in {time.perf_counter() - t:.1f} s into {directory}")
         elif args.paired:
             import pyarrow.parquet as pq
@@ -165,6 +169,8 @@ def main() -> None:
                 raise SystemExit(f"{directory} holds parts without a column q: generate them with --paired")
         if args.paired:
             paired(directory, args, rows)
+        elif args.one_file:
+            single(os.path.join(directory, sorted(os.listdir(directory))[0]), args, rows)
         else:
             single(directory, args, rows)
     finally:

@@ -6,6 +6,7 @@ order); counts, verdicts and the bootstrap's replicates exactly."""
 import json
 import os
 import tempfile
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -17,6 +18,8 @@ from assay.cli import main
 from assay.errors import InvalidInput
 from assay.evaluation.paired import compare_batches
 from assay.inference.roc_compare import delong_test
+from assay.summaries import paired as paired_summaries
+from assay.summaries.disk import CHUNK
 from helpers import close, cut
 
 
@@ -58,13 +61,15 @@ def _same(streamed, whole):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(8, 300), m=st.sampled_from([2, 3]), ties=st.booleans(),
        threshold=st.sampled_from([None, 0.0, "youden"]), direction=st.sampled_from(["higher", "lower", "auto"]),
-       sizes=st.lists(st.integers(0, 120), max_size=4), memory=st.sampled_from([None, 1]))
-def test_scores_in_batches_equal_the_whole(seed, n, m, ties, threshold, direction, sizes, memory):
+       sizes=st.lists(st.integers(0, 120), max_size=4), memory=st.sampled_from([None, 1]),
+       chunk=st.sampled_from([CHUNK, 1, 7]))
+def test_scores_in_batches_equal_the_whole(seed, n, m, ties, threshold, direction, sizes, memory, chunk):
     truth, scores = _data(seed, n, m, ties)
     names = [f"m{j}" for j in range(m)]
     options = {"threshold": threshold, "direction": direction, "bootstrap": 200}
-    _agree(lambda: assay.compare(truth, *({"y_score": s} for s in scores), names=names, **options),
-           lambda: compare_batches(_batches(truth, scores, sizes), names=names, memory=memory, **options))
+    with mock.patch.object(paired_summaries, "CHUNK", chunk):  # the summaries looked up a chunk at a time
+        _agree(lambda: assay.compare(truth, *({"y_score": s} for s in scores), names=names, **options),
+               lambda: compare_batches(_batches(truth, scores, sizes), names=names, memory=memory, **options))
 
 
 @settings(max_examples=25, deadline=None)

@@ -113,7 +113,8 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--memory", metavar="SIZE", callback=memory_option,
               help="Memory budget (default 2GB) for one FILE with a column per model: a FILE larger than an eighth "
-                   "of it, a directory of parts or a glob is read in batches, exactly (scores twice: the models' "
+                   "of it (a Parquet FILE of --score over 16MB), a directory of parts or a glob is read in batches, "
+                   "exactly (scores twice: the models' "
                    "summaries, then DeLong's paired test); score summaries beyond it go to TMPDIR.")
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
               help="spark: one FILE, DIR or GLOB (a path Spark reads: local, hdfs://, s3a://) with a column per model, "
@@ -192,7 +193,7 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
         raise UserError("--verbose shows Spark's own log: it applies to --engine spark")
     if engine == "spark" and len(files) != 1:
         raise UserError("--engine spark compares the columns of one FILE, DIR or GLOB (--score a --score b)")
-    if engine == "spark" or (len(files) == 1 and streams(files[0], memory)):  # a column per model, at scale
+    if engine == "spark" or (len(files) == 1 and streams(files[0], memory, scores=bool(score))):  # a column per model, at scale
         if engine == "spark":
             result = _compare_spark(files[0], truth, list(pred), list(score), input_format, model_names, positive,
                                     adjust, memory, fmt, verbose)

@@ -140,7 +140,8 @@ def register(cli: click.Group) -> None:
 @click.option("--memory", metavar="SIZE", callback=memory_option,
               help="Memory budget for the data assay holds (default 2GB; at least 32MB): the blocks read, the "
                    "batches counted, the score summary and its sort. A FILE larger than an eighth of it, a "
-                   "directory of parts or a glob is read in batches, exactly, for --pred, --score and --proba; a "
+                   "directory of parts or a glob is read in batches, exactly, for --pred, --score and --proba (a "
+                   "Parquet FILE of --score over 16MB too: faster and lighter); a "
                    "score summary beyond its share goes to TMPDIR (up to 48 bytes a row there). Not counted: "
                    "Python and its libraries, about 300MB more.")
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
@@ -238,7 +239,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             result = _report_spark(file, truth, pred, score, input_format, positive, options, budget, fmt, verbose)
             source = {k: v for k, v in {"file": file, "truth": truth, "pred": pred, "score": score,
                                         "engine": "spark"}.items() if v is not None}
-        elif streams(file, memory):
+        elif streams(file, memory, scores=score is not None and weight is None and task != "regression"):
             if task == "regression":
                 raise UserError("--task regression needs the whole table in memory: give one file that fits in "
                                 "--memory (a directory, a glob or a larger file is read in batches for --pred, "
@@ -412,7 +413,8 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
               help="Approximate on request: about N bins of consecutive distinct scores (as Spark's numBins).")
 @click.option("--memory", metavar="SIZE", callback=memory_option,
               help="Memory budget for the data assay holds (default 2GB; at least 32MB): a FILE larger than an "
-                   "eighth of it, a directory of parts or a glob is read in batches; a score summary beyond its "
+                   "eighth of it (a Parquet FILE over 16MB), a directory of parts or a glob is read in batches; a "
+                   "score summary beyond its "
                    "share goes to TMPDIR (up to 48 bytes a row there). Not counted: Python and its libraries, "
                    "about 300MB more.")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
@@ -449,7 +451,7 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
         raise fail(e, flags) from None
     if class_ is not None and (proba is None or len(proba_pairs(proba)) <= 2):
         raise UserError("--class applies to --proba of more than two classes (two classes: --positive)")
-    if file is not None and streams(file, memory):
+    if file is not None and streams(file, memory, scores=score is not None and not proba):
         if proba or not score or not truth:
             raise UserError("data read in batches takes --truth and --score (--proba needs the whole table)")
         from assay.cli.common import dialect_options, parse_na_values

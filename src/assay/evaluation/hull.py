@@ -15,17 +15,21 @@ from assay.evaluation.ranking import RankingAnalysis
 from assay.inference.estimate import finite_or_none
 from assay.metrics.ranking import ThresholdCounts, threshold_counts
 from assay.metrics.roc_space import optimal_point, upper_hull
+from assay.summaries.disk import gather
 
 __all__ = ["HullVertex", "CombinedHull", "combined_hull"]
 
 
 def _curve_counts(name: Any, r: Any) -> ThresholdCounts:
     """The ROC points of a ranking, or the single point of a discrete two-class classifier."""
-    if isinstance(r, RankingAnalysis):
-        return threshold_counts(r.summary)
-    ranking = getattr(r, "ranking", None)
+    ranking = r if isinstance(r, RankingAnalysis) else getattr(r, "ranking", None)
     if isinstance(ranking, RankingAnalysis):
-        return threshold_counts(ranking.summary)
+        # the hull of the curves is the hull of their hulls' vertices: a few points of each, not its whole curve
+        tc = threshold_counts(ranking.summary)
+        index = np.asarray(ranking.hull_index)
+        index = index[index > 0] - 1  # point g + 1 follows score group g; the corners are added below
+        return ThresholdCounts(gather(tc.thresholds, index), gather(tc.tp, index), gather(tc.fp, index),
+                               tc.n_positive, tc.n_negative)
     confusion = getattr(r, "confusion", None)
     positive = getattr(r, "positive", None)
     if confusion is None or positive is None:

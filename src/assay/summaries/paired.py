@@ -10,7 +10,7 @@ What the paired tests depend on, gathered a batch at a time and added up:
   number of models right on each instance: Cochran's Q.
 - :class:`PlacementTable`: one model's placement values (DeLong 1988) by distinct score, read off its
   score summary; a placement depends only on an instance's score and class, so a second pass over the
-  instances looks each one up (a binary search in the ascending distinct scores).
+  instances looks each one up (grouped by chunk of the summary, which is read in order).
 - :class:`PlacementMoments`: by class, the sums and sums of squares of the placements about each
   model's AUC, and of every pair's differences about the difference of their AUCs: DeLong's variances
   and covariance. Centred on the AUCs (known from the summaries before the second pass), the sums stay
@@ -19,12 +19,11 @@ What the paired tests depend on, gathered a batch at a time and added up:
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from itertools import combinations
 import numpy as np
 
-from assay.summaries.disk import CHUNK, is_on_disk, release
+from assay.summaries.disk import CHUNK, release
 from assay.summaries.scores import ScoreCounts
 
 __all__ = ["CochranTotals", "JointGroups", "PlacementMoments", "PlacementTable"]
@@ -97,50 +96,52 @@ class CochranTotals:
 
 
 class PlacementTable:
-    """A model's placement values by distinct score, ascending: a positive scoring s has
-    (negatives below s + half the negatives at s) / N, a negative (positives above s + half those at s) / P,
-    as :func:`assay.inference.roc.placements` gives them. From a summary on disk the table goes to disk too
-    (24 bytes a distinct score), and each lookup gives back the pages it read."""
+    """A model's placement values (DeLong 1988), read off its score summary (distinct scores decreasing)
+    and its cumulative class counts ``tp`` and ``fp``: a positive scoring s has (negatives below s + half
+    the negatives at s) / N, a negative (positives above s + half those at s) / P, as
+    :func:`assay.inference.roc.placements` gives them.
 
-    def __init__(self, summary: ScoreCounts, directory: str | None = None) -> None:
-        n = len(summary)
+    Nothing is copied: instances are looked up a ``CHUNK`` of distinct scores at a time. Each instance's
+    chunk is found among the chunks' first scores (a small array), the instances are grouped by chunk
+    (a counting sort), and each chunk with instances is read once, searched and given back: a summary
+    mapped from disk is read in order, once per call, whatever the number of instances, so a call should
+    look up many (millions of) instances at once."""
+
+    def __init__(self, summary: ScoreCounts, tp: np.ndarray, fp: np.ndarray) -> None:
+        self.summary, self.tp, self.fp = summary, tp, fp
         self.n_positive, self.n_negative = float(summary.n_positive), float(summary.n_negative)
-        on_disk = is_on_disk(summary.scores)
-        if on_disk:
-            self._files = [tempfile.TemporaryFile(prefix="assay-placements-", dir=directory) for _ in range(3)]
-            arrays = [np.memmap(f, dtype=np.float64, mode="w+", shape=(max(n, 1),)) for f in self._files]
-        else:
-            self._files = []
-            arrays = [np.empty(n, dtype=np.float64) for _ in range(3)]
-        self.scores, self.v10, self.v01 = (a[:n] for a in arrays)
-        below_pos = below_neg = 0.0  # positives and negatives scoring below the chunk
-        for stop in range(n, 0, -CHUNK):  # from the lowest scores up
-            start = max(0, stop - CHUNK)
-            scores = np.asarray(summary.scores[start:stop], dtype=np.float64)[::-1]
-            pos = np.asarray(summary.positives[start:stop], dtype=np.float64)[::-1]
-            neg = np.asarray(summary.negatives[start:stop], dtype=np.float64)[::-1]
-            release(summary.scores, summary.positives, summary.negatives)
-            neg_below = below_neg + np.cumsum(neg) - neg
-            pos_above = self.n_positive - (below_pos + np.cumsum(pos))
-            at = slice(n - stop, n - start)
-            self.scores[at] = scores
-            self.v10[at] = (neg_below + 0.5 * neg) / self.n_negative
-            self.v01[at] = (pos_above + 0.5 * pos) / self.n_positive
-            below_pos += float(pos.sum())
-            below_neg += float(neg.sum())
-            release(self.scores, self.v10, self.v01)
+        # the chunks' first scores, negated: increasing
+        self.starts = -np.asarray(summary.scores[::CHUNK], dtype=np.float64)
+        release(summary.scores)
 
     def lookup(self, scores: np.ndarray, is_positive: np.ndarray) -> np.ndarray:
         """The placements of instances (scores as the summary ranks them, each one in it)."""
-        group = np.searchsorted(self.scores, np.asarray(scores, dtype=np.float64) + 0.0)
-        out = np.where(is_positive, self.v10[group], self.v01[group])
-        release(self.scores, self.v10, self.v01)
+        sc = self.summary
+        keys = -np.asarray(scores, dtype=np.float64) + 0.0  # increasing as the summary's scores decrease
+        out = np.empty(len(keys), dtype=np.float64)
+        chunk = np.searchsorted(self.starts, keys, side="right") - 1
+        chunks = len(self.starts)
+        order = np.argsort(chunk.astype(np.int16 if chunks < 1 << 15 else np.int32), kind="stable")
+        ends = np.cumsum(np.bincount(chunk, minlength=chunks))
+        begin = 0
+        for c, end in enumerate(ends.tolist()):
+            if end == begin:
+                continue
+            at = order[begin:end]
+            begin = end
+            lo, hi = c * CHUNK, min(len(sc), (c + 1) * CHUNK)
+            group = lo + np.searchsorted(-np.asarray(sc.scores[lo:hi], dtype=np.float64), keys[at])
+            local = group - lo
+            neg = np.asarray(sc.negatives[lo:hi], dtype=np.float64)[local]
+            pos = np.asarray(sc.positives[lo:hi], dtype=np.float64)[local]
+            v10 = (self.n_negative - np.asarray(self.fp[lo:hi])[local] + 0.5 * neg) / self.n_negative
+            v01 = (np.asarray(self.tp[lo:hi])[local] - 0.5 * pos) / self.n_positive
+            out[at] = np.where(is_positive[at], v10, v01)
+            release(sc.scores, sc.positives, sc.negatives, self.tp, self.fp)
         return out
 
     def close(self) -> None:
-        for f in self._files:
-            f.close()
-        self._files = []
+        """Nothing held (kept so that callers can close what they open)."""
 
 
 class PlacementMoments:
