@@ -190,3 +190,23 @@ def test_options_that_do_not_apply_are_refused_in_one_line(tmp_path, capsys):
         assert status == 2 and says in err and len(err.strip().splitlines()) == 1, (extra, err)
     with pytest.raises(InvalidInput, match="threshold applies to scores"):
         compare_batches(_batches(truth, [truth, truth], [50]), kind="y_pred", threshold=0.5)
+
+
+def test_the_html_of_a_spilled_comparison_draws_some_exact_points(monkeypatch):
+    from assay.report import html
+
+    drawn = []
+    original = html.roc_chart
+
+    def recorded(binary, **kwargs):
+        drawn.extend(len(ranking.summary) for _, ranking in binary)
+        return original(binary, **kwargs)
+
+    monkeypatch.setattr(html, "roc_chart", recorded)
+    rng = np.random.default_rng(8)
+    truth = np.array(["no", "yes"])[rng.integers(0, 2, 30_000)]
+    scores = [rng.random(30_000), rng.random(30_000)]
+    c = compare_batches(_batches(truth, scores, [10_000, 10_000]), memory=1)
+    assert all(r.ranking.summary.on_disk and len(r.ranking.summary) == 30_000 for r in c.reports)
+    page = html.render_html(c)
+    assert "assay compare" in page and len(drawn) >= 2 and max(drawn) < 21_000, drawn  # not 30,000

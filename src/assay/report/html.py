@@ -296,6 +296,9 @@ def _validation_contents(v: Any, explorers: list[dict[str, Any]] | None) -> _Con
 
 def _comparison_contents(c: Any, explorers: list[dict[str, Any]] | None) -> _Contents:
     _, sections = split_prelude(comparison_document(c))
+    # a summary on disk (a comparison read in batches): drawn through some of its exact points
+    c = replace(c, reports=tuple(replace(r, ranking=r.ranking.drawable()) if isinstance(r.ranking, RankingAnalysis)
+                                 else r for r in c.reports))
     parts = [render_blocks_html(sections)]
     binary = [(name, r.ranking) for name, r in zip(c.names, c.reports, strict=True)
               if r.ranking is not None and _two_class(r.ranking)]
