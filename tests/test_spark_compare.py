@@ -41,8 +41,7 @@ def in_memory(frame, columns, kind, **options):
 def test_scores_on_spark_equal_the_collected_columns(spark):
     frame = table()
     df = spark.createDataFrame(frame)  # its order is the frame's: the groups' first rows agree
-    got = assay.spark.compare(df, truth="y", scores=["a", "b"], threshold=0.4, bootstrap=200)
-    close(got.to_dict(), in_memory(frame, ["a", "b"], "y_score", threshold=0.4, bootstrap=200).to_dict())
+    # (two models at a number threshold: the command line's test below)
     options = {"direction": "auto", "threshold": "youden", "bootstrap": 200, "adjust": "bonferroni"}
     got = assay.spark.compare(df, truth="y", scores=["a", "b", "c"], **options)
     want = in_memory(frame, ["a", "b", "c"], "y_score", **options)
@@ -96,3 +95,13 @@ def test_bad_calls_are_refused(spark):
         assay.spark.compare(df, truth="y", preds=["ta", "tb"], threshold=0.5)
     with pytest.raises(InvalidInput, match="unknown options"):
         assay.spark.compare(df, truth="y", scores=["a", "b"], fpr_rang=(0, 1))
+
+
+@pytest.mark.parametrize("flag", [["--na-values", "NA"], ["--delimiter", ";"], ["--decimal", ","]])
+@pytest.mark.parametrize("command", [["report", "--score", "p"], ["compare", "--score", "p", "--score", "q"]])
+def test_options_of_assay_s_own_reader_are_refused_on_spark(tmp_path, capsys, flag, command):
+    path = tmp_path / "s.csv"
+    path.write_text("y,p,q\n1,0.3,0.2\n0,0.2,0.1\n")
+    assert main([command[0], str(path), "--truth", "y", *command[1:], "--engine", "spark", *flag]) == 2
+    err = capsys.readouterr().err
+    assert f"{flag[0]} applies to files read by assay" in err and len(err.strip().splitlines()) == 1

@@ -526,6 +526,11 @@ def on_spark(file: str, input_format: str | None, fmt: str, verbose: bool, what:
     (``what`` it says); an error in one line with ``names`` for the options."""
     from assay.engines import spark as engine
 
+    given = named_on_command_line(("na_values", "delimiter", "decimal"))
+    if given:  # Spark reads CSV with its own reader: these would be ignored
+        flag = "--" + given[0].replace("_", "-")
+        raise UserError(f"{flag} applies to files read by assay; Spark reads CSV with its own reader (a header "
+                        "line, commas, empty cells missing): leave out --engine spark, or convert the file")
     names = {**names, "format": "--input-format", "format=": "--input-format"}
     bar = None
     try:
