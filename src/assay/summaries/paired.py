@@ -101,11 +101,10 @@ class PlacementTable:
     the negatives at s) / N, a negative (positives above s + half those at s) / P, as
     :func:`assay.inference.roc.placements` gives them.
 
-    Nothing is copied: instances are looked up a ``CHUNK`` of distinct scores at a time. Each instance's
-    chunk is found among the chunks' first scores (a small array), the instances are grouped by chunk
-    (a counting sort), and each chunk with instances is read once, searched and given back: a summary
-    mapped from disk is read in order, once per call, whatever the number of instances, so a call should
-    look up many (millions of) instances at once."""
+    Nothing is copied: the instances are sorted by score and looked up a ``CHUNK`` of distinct scores at a
+    time, each chunk's instances found from the chunks' first scores (a small array), searched in order in
+    the chunk and its pages given back: a summary mapped from disk is read in order, once per call,
+    whatever the number of instances, so a call should look up many (millions of) instances at once."""
 
     def __init__(self, summary: ScoreCounts, tp: np.ndarray, fp: np.ndarray) -> None:
         self.summary, self.tp, self.fp = summary, tp, fp
@@ -118,26 +117,32 @@ class PlacementTable:
         """The placements of instances (scores as the summary ranks them, each one in it)."""
         sc = self.summary
         keys = -np.asarray(scores, dtype=np.float64) + 0.0  # increasing as the summary's scores decrease
+        order = np.argsort(keys)
+        keys = keys[order]
+        # the instances of chunk c, in order: keys[bounds[c]:bounds[c + 1]]
+        bounds = np.append(np.searchsorted(keys, self.starts, side="left"), len(keys))
+        bounds[0] = 0
         out = np.empty(len(keys), dtype=np.float64)
-        chunk = np.searchsorted(self.starts, keys, side="right") - 1
-        chunks = len(self.starts)
-        order = np.argsort(chunk.astype(np.int16 if chunks < 1 << 15 else np.int32), kind="stable")
-        ends = np.cumsum(np.bincount(chunk, minlength=chunks))
-        begin = 0
-        for c, end in enumerate(ends.tolist()):
+        ascending = np.arange(min(CHUNK, len(sc)) - 1, -1, -1)  # a chunk's entries, lowest score first
+        cumulative_fp, cumulative_tp = np.asarray(self.fp), np.asarray(self.tp)  # views: no copy
+        for c in range(len(self.starts)):
+            begin, end = int(bounds[c]), int(bounds[c + 1])
             if end == begin:
                 continue
-            at = order[begin:end]
-            begin = end
             lo, hi = c * CHUNK, min(len(sc), (c + 1) * CHUNK)
-            group = lo + np.searchsorted(-np.asarray(sc.scores[lo:hi], dtype=np.float64), keys[at])
-            local = group - lo
-            neg = np.asarray(sc.negatives[lo:hi], dtype=np.float64)[local]
-            pos = np.asarray(sc.positives[lo:hi], dtype=np.float64)[local]
-            v10 = (self.n_negative - np.asarray(self.fp[lo:hi])[local] + 0.5 * neg) / self.n_negative
-            v01 = (np.asarray(self.tp[lo:hi])[local] - 0.5 * pos) / self.n_positive
-            out[at] = np.where(is_positive[at], v10, v01)
-            release(sc.scores, sc.positives, sc.negatives, self.tp, self.fp)
+            # a binary search of increasing scores in the chunk's decreasing ones, as they are (no copy)
+            rank = np.searchsorted(sc.scores[lo:hi], -keys[begin:end][::-1],
+                                   sorter=ascending[len(ascending) - (hi - lo):])
+            group = (hi - 1 - rank)[::-1]
+            fp, tp = cumulative_fp[group].astype(np.float64), cumulative_tp[group].astype(np.float64)
+            previous = np.maximum(group - 1, 0)
+            first = group == 0
+            fp_before = np.where(first, 0.0, cumulative_fp[previous].astype(np.float64))
+            tp_before = np.where(first, 0.0, cumulative_tp[previous].astype(np.float64))
+            rows = order[begin:end]
+            out[rows] = np.where(is_positive[rows], (self.n_negative - fp + 0.5 * (fp - fp_before)) / self.n_negative,
+                                 (tp - 0.5 * (tp - tp_before)) / self.n_positive)
+            release(sc.scores, self.tp, self.fp)
         return out
 
     def close(self) -> None:
