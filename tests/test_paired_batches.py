@@ -111,6 +111,16 @@ def test_scores_are_read_twice_so_a_one_shot_iterator_is_refused():
     assert c.tests["delong"].n_positive == int((truth == "yes").sum())
 
 
+def test_labels_read_once_may_come_from_a_one_shot_iterator():
+    rng = np.random.default_rng(4)
+    truth = np.array(["a", "b"])[rng.integers(0, 2, 90)]
+    preds = [np.where(rng.random(90) < 0.7, truth, "a"), np.where(rng.random(90) < 0.8, truth, "b")]
+    listed = compare_batches(_batches(truth, preds, [30, 30]), kind="y_pred", bootstrap=100)
+    once = compare_batches(iter(_batches(truth, preds, [30, 30])), kind="y_pred", bootstrap=100)
+    assert once.reports[0].n == 90  # the first batch, read to count the models, is counted too
+    _same(once, listed)
+
+
 def test_a_bad_value_names_its_part_row_and_column():
     truth, (a, b) = _data(1, 50, 2, ties=False)
     b = b.astype(object)

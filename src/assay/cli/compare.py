@@ -10,13 +10,20 @@ import click
 
 from assay.cli.common import (
     CONTEXT,
+    DEFAULT_MEMORY,
     UserError,
+    check_budget,
+    dialect_options,
     fail,
     memory_option,
     named_on_command_line,
+    on_spark,
     output_options,
+    parse_na_values,
+    parse_size,
     picture_options,
     predictions_options,
+    progress_bar,
     read_predictions,
     render,
     streams,
@@ -257,7 +264,6 @@ def _compare_streamed(source: str, truth: str | None, pred: list[str], score: li
                       na_values: str | None, names: tuple[str, ...], positive: str | None, adjust: str,
                       memory: str | None, fmt: str) -> Any:
     """One source with a column per model, read in batches (assay.compare_file), with a progress bar."""
-    from assay.cli.common import DEFAULT_MEMORY, dialect_options, parse_na_values, parse_size, progress_bar
     from assay.engines.files import compare_file
 
     if truth is None:
@@ -284,7 +290,6 @@ def _compare_spark(source: str, truth: str | None, pred: list[str], score: list[
                    names: tuple[str, ...], positive: str | None, adjust: str, memory: str | None, fmt: str,
                    verbose: bool) -> Any:
     """One source with a column per model, compared by Spark (assay.spark.compare)."""
-    from assay.cli.common import DEFAULT_MEMORY, check_budget, on_spark, parse_size
     from assay.engines.spark_compare import compare as spark_compare
 
     if truth is None:

@@ -61,7 +61,7 @@ from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
 from assay.summaries.spill import MergeTree
 
-__all__ = ["check_columns", "check_path", "evaluate", "first_bad", "functions", "options_and_data", "rank", "read",
+__all__ = ["PARTITION_SCORES", "check_columns", "check_path", "evaluate", "first_bad", "functions", "options_and_data", "rank", "read",
            "score_summary", "session", "spark_errors"]
 
 

@@ -28,18 +28,31 @@ from typing import Any
 import numpy as np
 
 from assay.engines.files import summary_budget
-from assay.engines.spark import check_columns, first_bad, functions, options_and_data, score_summary, spark_errors
+from assay.engines.spark import (
+    PARTITION_SCORES,
+    check_columns,
+    first_bad,
+    functions,
+    options_and_data,
+    score_summary,
+    spark_errors,
+)
 from assay.errors import InvalidInput
 from assay.evaluation.comparison import Comparison, assemble, check_names
 from assay.evaluation.from_summaries import evaluate_confusion_counts, evaluate_score_counts
 from assay.evaluation.options import Options
-from assay.evaluation.paired import model_columns, own_options, pair_tests, refuse_score_options
-from assay.inference.cochran import cochran_q_from_totals
-from assay.inference.roc_compare import paired_delong
+from assay.evaluation.paired import (
+    cochran_of,
+    model_columns,
+    own_options,
+    pair_tests,
+    refuse_score_options,
+    score_pair_tests,
+)
 from assay.inputs import encode_labels
 from assay.limits import DEFAULT_MEMORY
 from assay.summaries.confusion import ConfusionCounts
-from assay.summaries.paired import JointGroups
+from assay.summaries.paired import CochranTotals, JointGroups, PlacementMoments
 
 __all__ = ["compare"]
 
@@ -113,18 +126,16 @@ def _pair_groups(labels: Sequence[str], truth: np.ndarray, preds: list[np.ndarra
         groups = JointGroups()
         for t, a, b, n, at in zip(truth.tolist(), preds[i].tolist(), preds[j].tolist(), counts.tolist(),
                                   first.tolist(), strict=True):
-            key = (labels[t], labels[a], labels[b])
-            group = groups.groups.get(key)
-            groups.groups[key] = [at, n] if group is None else [min(group[0], at), group[1] + n]
+            groups.add_group((labels[t], labels[a], labels[b]), at, n)
         out.append(groups)
     return out
 
 
 def _cochran(truth: np.ndarray, preds: list[np.ndarray], counts: np.ndarray) -> Any:
-    right = np.column_stack([pred == truth for pred in preds]).astype(np.int64)
-    rows = right.sum(axis=1)
-    return cochran_q_from_totals((right * counts[:, None]).sum(axis=0), int((rows * rows * counts).sum()),
-                                 int(counts.sum()))
+    """Cochran's Q of three models or more from the groups of their predictions (each ``counts`` instances)."""
+    totals = CochranTotals(len(preds))
+    totals.add(np.column_stack([pred == truth for pred in preds]), counts)
+    return cochran_of(totals)
 
 
 def _compare_labels(df: Any, truth: str, columns: list[str], names: tuple[str, ...], options: Options,
@@ -192,31 +203,11 @@ def _compare_scores(df: Any, truth: str, columns: list[str], names: tuple[str, .
         preds = [code[(~v.astype(bool)).astype(int)] for v in values[1:]]
         groups = _pair_groups(labels, t, preds, counts, first)
         cochran = None if m == 2 else _cochran(t, preds, counts)
-    n_pos, n_neg = moments["n"]
-    tests = []
-    for q, (i, j) in enumerate(combinations(range(m), 2)):
-        auc_i = aucs[i] + moments["linear"][0][i] / n_pos
-        auc_j = aucs[j] + moments["linear"][0][j] / n_pos
-        variances = _variances(moments, i, j, q) if min(n_pos, n_neg) >= 2 else (float("nan"),) * 3
-        delong = paired_delong(auc_i, auc_j, *variances, n_pos, n_neg, options.confidence)
-        tests.append(pair_tests(groups[q] if groups else None, labels, options, delong))
-    return assemble(names, reports, tests, cochran, [r.direction for r in reports], options, adjust)
+    return assemble(names, reports, score_pair_tests(moments, groups, labels, options), cochran,
+                    [r.direction for r in reports], options, adjust)
 
 
-def _variances(moments: dict[str, Any], i: int, j: int, q: int) -> tuple[float, float, float]:
-    out = []
-    for linear, squares in ((moments["pair_linear"], moments["pair_squares"]), (moments["linear"], moments["squares"]),
-                            (moments["linear"], moments["squares"])):
-        index = q if linear is moments["pair_linear"] else (i if len(out) == 1 else j)
-        total = 0.0
-        for c in (0, 1):
-            n = moments["n"][c]
-            total += max(squares[c][index] - linear[c][index] ** 2 / n, 0.0) / (n - 1) / n
-        out.append(total)
-    return out[0], out[1], out[2]
-
-
-def _placement_moments(rows: Any, m: int, aucs: list[float], distinct: list[int]) -> dict[str, Any]:
+def _placement_moments(rows: Any, m: int, aucs: list[float], distinct: list[int]) -> PlacementMoments:
     """By class, the sums of each model's placements about its AUC (and their squares), and of every pair's
     differences about the difference of their AUCs: each model's table of placements (of ``distinct``
     scores) made on the executors, joined to the rows on the score."""
@@ -235,7 +226,8 @@ def _placement_moments(rows: Any, m: int, aucs: list[float], distinct: list[int]
             frame.unpersist()
 
 
-def _sums(joined: Any, m: int, aucs: list[float]) -> dict[str, Any]:
+def _sums(joined: Any, m: int, aucs: list[float]) -> PlacementMoments:
+    """The moments of :class:`assay.summaries.paired.PlacementMoments`, summed by Spark."""
     F = functions()
     v = [F.when(F.col("__y"), F.col(f"__v10_{i}")).otherwise(F.col(f"__v01_{i}")) for i in range(m)]
     centred = [x - F.lit(a) for x, a in zip(v, aucs, strict=True)]
@@ -247,23 +239,17 @@ def _sums(joined: Any, m: int, aucs: list[float]) -> dict[str, Any]:
     sums += [F.sum(d).alias(f"dl{q}") for q, d in enumerate(differences)]
     sums += [F.sum(d * d).alias(f"dq{q}") for q, d in enumerate(differences)]
     by_class = {bool(row["__y"]): row for row in joined.groupBy("__y").agg(*sums).collect()}
-    out: dict[str, Any] = {"n": [0, 0], "linear": [[0.0] * m, [0.0] * m], "squares": [[0.0] * m, [0.0] * m],
-                           "pair_linear": [[0.0] * len(pairs), [0.0] * len(pairs)],
-                           "pair_squares": [[0.0] * len(pairs), [0.0] * len(pairs)]}
-    for c, key in ((0, True), (1, False)):
+    moments = PlacementMoments(aucs)
+    for c, key in ((0, True), (1, False)):  # class 0: the positives
         row = by_class.get(key)
         if row is None:
             continue
-        out["n"][c] = int(row["n"])
-        out["linear"][c] = [float(row[f"l{i}"]) for i in range(m)]
-        out["squares"][c] = [float(row[f"q{i}"]) for i in range(m)]
-        out["pair_linear"][c] = [float(row[f"dl{q}"]) for q in range(len(pairs))]
-        out["pair_squares"][c] = [float(row[f"dq{q}"]) for q in range(len(pairs))]
-    return out
-
-
-PARTITION_SCORES = 1 << 20
-"""Distinct scores per range partition of a table of placements."""
+        moments.n[c] = int(row["n"])
+        moments.linear[c] = [float(row[f"l{i}"]) for i in range(m)]
+        moments.squares[c] = [float(row[f"q{i}"]) for i in range(m)]
+        moments.pair_linear[c] = [float(row[f"dl{q}"]) for q in range(len(pairs))]
+        moments.pair_squares[c] = [float(row[f"dq{q}"]) for q in range(len(pairs))]
+    return moments
 
 
 def _placement_table(rows: Any, distinct: int) -> tuple[Any, Any]:

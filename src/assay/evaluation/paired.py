@@ -21,6 +21,7 @@ Columns of predictions of the same rows (one per model), read a batch at a time,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+import itertools
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
@@ -46,7 +47,8 @@ from assay.metrics.ranking import threshold_counts
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.paired import CochranTotals, JointGroups, PlacementMoments, PlacementTable
 
-__all__ = ["compare_batches", "model_columns", "own_options", "pair_tests", "refuse_score_options"]
+__all__ = ["compare_batches", "model_columns", "own_options", "pair_tests", "refuse_score_options", "score_pair_tests",
+           "cochran_of"]
 
 Batches = Callable[[], Iterable[Any]] | Sequence[Any]
 
@@ -115,15 +117,18 @@ def compare_batches(
     columns = dict(columns or {})
     positive = positive_class(positive, pos_label)
     fixed = None if labels is None else list(encode_labels({"labels": list(labels)}, labels=list(labels)).labels)
-    first = next(iter(_items(start())), None)
+    items = iter(_items(start()))
+    first = next(items, None)
     if first is None:
         raise InvalidInput("no instances to compare", field=columns.get("y_true", "y_true"))
     m = len(first[3])
     model_names = _names(names, m)
+    first_pass = itertools.chain([first], items)  # the batches read once: the first one included
     if kind == "y_pred":
         refuse_score_options(options)
-        return _compare_labels(start, m, model_names, columns, fixed, positive, options, adjust, progress)
-    return _compare_scores(start, m, model_names, columns, fixed, positive, options, adjust, memory, progress)
+        return _compare_labels(first_pass, m, model_names, columns, fixed, positive, options, adjust, progress)
+    return _compare_scores(first_pass, start, m, model_names, columns, fixed, positive, options, adjust, memory,
+                           progress)
 
 
 def model_columns(scores: Sequence[str] | None, preds: Sequence[str] | None) -> list[str]:
@@ -201,7 +206,7 @@ def pair_tests(groups: JointGroups | None, labels: Sequence[str], options: Optio
     return tests, discordant
 
 
-def _compare_labels(start: Callable[[], Iterable[Any]], m: int, names: tuple[str, ...], columns: Mapping[str, str],
+def _compare_labels(items: Iterable[Any], m: int, names: tuple[str, ...], columns: Mapping[str, str],
                     fixed: list[str] | None, positive: Any, options: Options, adjust: str,
                     progress: Callable[[int], None] | None) -> Comparison:
     """Predicted labels, one pass: confusion counts, the groups of every pair, Cochran's totals."""
@@ -211,7 +216,7 @@ def _compare_labels(start: Callable[[], Iterable[Any]], m: int, names: tuple[str
     cochran = CochranTotals(m)
     matrices: list[ConfusionCounts | None] = [None] * m
     row = done = 0
-    for part, first_row, y_true, given in _items(start()):
+    for part, first_row, y_true, given in items:
         if len(given) != m:
             raise located(InvalidInput(f"expected {m} columns, got {len(given)}", field="batches"), part,
                           first_row, columns)
@@ -244,8 +249,7 @@ def _compare_labels(start: Callable[[], Iterable[Any]], m: int, names: tuple[str
         except InvalidInput as e:
             raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
     tests = [pair_tests(g, labels, options) for g in groups]
-    result = None if m == 2 else cochran_q_from_totals(cochran.correct, cochran.row_squares, cochran.n)
-    return assemble(names, reports, tests, result, [None] * m, options, adjust)
+    return assemble(names, reports, tests, cochran_of(cochran if m > 2 else None), [None] * m, options, adjust)
 
 
 def _merged(total: ConfusionCounts, cm: ConfusionCounts, fixed: list[str] | None,
@@ -257,10 +261,11 @@ def _merged(total: ConfusionCounts, cm: ConfusionCounts, fixed: list[str] | None
     return total.with_labels(union).merge(cm.with_labels(union))
 
 
-def _compare_scores(start: Callable[[], Iterable[Any]], m: int, names: tuple[str, ...], columns: Mapping[str, str],
-                    fixed: list[str] | None, positive: Any, options: Options, adjust: str, memory: int | None,
-                    progress: Callable[[int], None] | None) -> Comparison:
-    """Scores, two passes: the summaries and reports, then the placements and predicted labels."""
+def _compare_scores(items: Iterable[Any], start: Callable[[], Iterable[Any]], m: int, names: tuple[str, ...],
+                    columns: Mapping[str, str], fixed: list[str] | None, positive: Any, options: Options, adjust: str,
+                    memory: int | None, progress: Callable[[int], None] | None) -> Comparison:
+    """Scores, two passes: the summaries and reports (``items``, the batches started), then the placements and
+    predicted labels (the batches started again)."""
     done = 0
 
     def counted(items: Iterable[Any]) -> Iterable[Any]:
@@ -274,7 +279,7 @@ def _compare_scores(start: Callable[[], Iterable[Any]], m: int, names: tuple[str
             if progress is not None:
                 progress(done)
 
-    summaries, labels, reference = score_summaries(counted(_items(start())), columns, fixed, memory, m)
+    summaries, labels, reference = score_summaries(counted(items), columns, fixed, memory, m)
     chosen, why = choose_positive(labels, positive=positive)
     if len(labels) != 2:
         what = "a single class" if len(labels) == 1 else f"{len(labels)} classes"
@@ -289,27 +294,33 @@ def _compare_scores(start: Callable[[], Iterable[Any]], m: int, names: tuple[str
             raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
     directions = [r.direction for r in reports]
     tables = []
-    try:
-        for summary, d in zip(summaries, directions, strict=True):
-            ranked = directed(summary, d, [])[0]
-            tc = threshold_counts(ranked)
-            tables.append(PlacementTable(ranked, tc.tp, tc.fp))
-        aucs = [r.ranking.roc_auc.value for r in reports]
-        moments, groups, cochran = _second_pass(counted(_items(start())), m, labels, chosen, reports, directions,
-                                                tables, aucs, columns, memory)
-    finally:
-        for table in tables:
-            table.close()
+    for summary, d in zip(summaries, directions, strict=True):
+        ranked = directed(summary, d, [])[0]
+        tc = threshold_counts(ranked)
+        tables.append(PlacementTable(ranked, tc.tp, tc.fp))
+    aucs = [r.ranking.roc_auc.value for r in reports]
+    moments, groups, cochran = _second_pass(counted(_items(start())), m, labels, chosen, reports, directions,
+                                            tables, aucs, columns, memory)
+    return assemble(names, reports, score_pair_tests(moments, groups, labels, options),
+                    cochran_of(cochran), directions, options, adjust)
+
+
+def cochran_of(totals: CochranTotals | None) -> Any:
+    """Cochran's Q of three models or more from their totals (None: two models, or no predicted labels)."""
+    return None if totals is None else cochran_q_from_totals(totals.correct, totals.row_squares, totals.n)
+
+
+def score_pair_tests(moments: PlacementMoments, groups: list[JointGroups] | None, labels: Sequence[str],
+                     options: Options) -> list[tuple[dict[str, Any], int | None]]:
+    """The tests of every pair of score models, (0, 1), (0, 2), ..., (1, 2), ...: DeLong's paired test from
+    the placements' moments, and McNemar's and the paired bootstrap from the groups (None: no threshold)."""
     n_pos, n_neg = int(moments.n[0]), int(moments.n[1])
     tests = []
-    for q, (i, j) in enumerate(combinations(range(m), 2)):
-        auc_i, auc_j = moments.auc(i), moments.auc(j)
+    for q, (i, j) in enumerate(moments.pairs):
         variances = moments.variances(i, j) if min(n_pos, n_neg) >= 2 else (float("nan"),) * 3
-        delong = paired_delong(auc_i, auc_j, *variances, n_pos, n_neg, options.confidence)
+        delong = paired_delong(moments.auc(i), moments.auc(j), *variances, n_pos, n_neg, options.confidence)
         tests.append(pair_tests(groups[q] if groups else None, labels, options, delong))
-    result = None if m == 2 or cochran is None else cochran_q_from_totals(cochran.correct, cochran.row_squares,
-                                                                            cochran.n)
-    return assemble(names, reports, tests, result, directions, options, adjust)
+    return tests
 
 
 GROUP_ROWS = (1 << 20, 1 << 23)

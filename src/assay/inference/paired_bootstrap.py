@@ -211,11 +211,6 @@ def paired_bootstrap(
     n = check_lengths({"true_codes": len(t), "pred1_codes": len(p1), "pred2_codes": len(p2)})
     if n == 0:
         raise InvalidInput("no instances", field="true_codes")
-    if not callable(metric):
-        raise InvalidInput(f"expected a function of a stack of confusion matrices, got {metric!r}", field="metric")
-    resamples = _whole(resamples, "resamples", 1)
-    seed = _whole(seed, "seed", 0)
-    confidence = validate_confidence(confidence)
 
     # the groups of instances with the same (truth, prediction 1, prediction 2), in order of first instance
     joint = (t * k + p1) * k + p2

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+
 import numpy as np
 
 from assay.summaries.disk import CHUNK, release
@@ -43,21 +44,16 @@ class JointGroups:
         joint = (truth.astype(np.int64) * k + pred1) * k + pred2
         cells, first, counts = np.unique(joint, return_index=True, return_counts=True)
         for cell, at, count in zip(cells.tolist(), first.tolist(), counts.tolist(), strict=True):
-            key = (labels[cell // (k * k)], labels[(cell // k) % k], labels[cell % k])
-            group = self.groups.get(key)
-            if group is None:
-                self.groups[key] = [first_row + at, count]
-            else:
-                group[0] = min(group[0], first_row + at)
-                group[1] += count
+            self.add_group((labels[cell // (k * k)], labels[(cell // k) % k], labels[cell % k]), first_row + at, count)
 
-    def merge(self, other: JointGroups) -> JointGroups:
-        out = JointGroups()
-        for source in (self, other):
-            for key, (first, count) in source.groups.items():
-                group = out.groups.get(key)
-                out.groups[key] = [first, count] if group is None else [min(group[0], first), group[1] + count]
-        return out
+    def add_group(self, key: tuple[str, str, str], first_row: int, count: int) -> None:
+        """``count`` instances of the group ``key`` (truth, prediction 1, prediction 2), the first at ``first_row``."""
+        group = self.groups.get(key)
+        if group is None:
+            self.groups[key] = [first_row, count]
+        else:
+            group[0] = min(group[0], first_row)
+            group[1] += count
 
     def cells(self, labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """The groups' codes (truth * k + prediction 1) * k + prediction 2 in ``labels``, in the order of
@@ -86,13 +82,15 @@ class CochranTotals:
         self.row_squares = 0
         self.n = 0
 
-    def add(self, correct: np.ndarray) -> None:
-        """A batch's (n, m) table of whether each model is right."""
+    def add(self, correct: np.ndarray, counts: np.ndarray | None = None) -> None:
+        """A batch's (n, m) table of whether each model is right (each row standing for ``counts`` instances,
+        or one)."""
         right = correct.astype(np.int64)
         rows = right.sum(axis=1)
-        self.correct += right.sum(axis=0)
-        self.row_squares += int((rows * rows).sum())
-        self.n += len(right)
+        weight = np.ones(len(right), dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
+        self.correct += (right * weight[:, None]).sum(axis=0)
+        self.row_squares += int((rows * rows * weight).sum())
+        self.n += int(weight.sum())
 
 
 class PlacementTable:
@@ -144,9 +142,6 @@ class PlacementTable:
                                  (tp - 0.5 * (tp - tp_before)) / self.n_positive)
             release(sc.scores, self.tp, self.fp)
         return out
-
-    def close(self) -> None:
-        """Nothing held (kept so that callers can close what they open)."""
 
 
 class PlacementMoments:
