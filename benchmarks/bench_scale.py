@@ -24,6 +24,9 @@ compare ratios, not seconds. A temporary directory made for the parts is removed
     python benchmarks/bench_scale.py --rows 100000000 --float64
     python benchmarks/bench_scale.py --rows 100000000 --paired --runs 1
     python benchmarks/bench_scale.py --rows 50000000 --one-file
+    python benchmarks/bench_scale.py --rows 100000000 --float64 --tmpfs 1200M --runs 1
+
+``--tmpfs SIZE`` puts assay's ``TMPDIR`` on a tmpfs of that size (root) and prints its peak use.
 """
 
 from __future__ import annotations
@@ -60,15 +63,39 @@ def generate(directory: str, rows: int, float64: bool, paired: bool = False, par
         pq.write_table(pa.table(columns), os.path.join(directory, f"part-{i:05d}.parquet"))
 
 
-def measure(command: list[str]) -> tuple[float, float, str]:
-    """Wall time (s), peak RSS (GiB) of the child, and its output."""
+PEAK_DISK = {"bytes": 0}
+TMPDIR: dict[str, str | None] = {"path": None}
+
+
+def measure(command: list[str], tmpdir: str | None = None) -> tuple[float, float, str]:
+    """Wall time (s), peak RSS (GiB) of the child, and its output. With ``tmpdir`` (a file system of its own),
+    the child's TMPDIR, whose peak use is polled into ``PEAK_DISK`` (unlinked files count while open)."""
+    if tmpdir is not None:
+        import threading
+
+        base = shutil.disk_usage(tmpdir).used
+        done_flag = threading.Event()
+
+        def poll() -> None:
+            while not done_flag.is_set():
+                PEAK_DISK["bytes"] = max(PEAK_DISK["bytes"], shutil.disk_usage(tmpdir).used - base)
+                time.sleep(0.1)
+
+        poller = threading.Thread(target=poll, daemon=True)
+        poller.start()
+        try:
+            return measure(command)
+        finally:
+            done_flag.set()
+            poller.join()
     script = ("import resource, subprocess, sys, time, json\n"
               "t = time.perf_counter()\n"
               "out = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
               "elapsed = time.perf_counter() - t\n"
               "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20\n"
               "print(json.dumps({'t': elapsed, 'rss': rss, 'out': out.stdout, 'err': out.stderr, 'rc': out.returncode}))")
-    done = subprocess.run([sys.executable, "-c", script, *command], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", script, *command], capture_output=True, text=True, check=True,
+                          env={**os.environ, **({"TMPDIR": TMPDIR["path"]} if TMPDIR["path"] else {})})
     result = json.loads(done.stdout)
     if result["rc"] != 0:
         raise SystemExit(f"{command[0]} failed: {result['err'][-500:]}")
@@ -98,7 +125,7 @@ def single(directory: str, args: argparse.Namespace, rows: int) -> None:
                 os.path.join(directory, "*.parquet")]
     best = {}
     for name, command in (("assay", assay_cmd), ("duckdb", duck_cmd)):
-        runs = [measure(command) for _ in range(args.runs)]
+        runs = [measure(command, TMPDIR["path"] if name == "assay" else None) for _ in range(args.runs)]
         best[name] = min(runs, key=lambda r: r[0])
     assay_auc = json.loads(best["assay"][2])["ranking"]["roc_auc"]["value"]
     duck_auc = float(best["duckdb"][2].split()[-1])  # after DuckDB's own progress bar
@@ -110,6 +137,9 @@ def single(directory: str, args: argparse.Namespace, rows: int) -> None:
           f"peak RSS {best['duckdb'][1]:.2f} GiB, AUC {duck_auc:.12f}")
     print(f"  time ratio assay / DuckDB: {best['assay'][0] / best['duckdb'][0]:.2f}x; "
           f"AUCs differ by {abs(assay_auc - duck_auc):.1e}")
+    if TMPDIR["path"]:
+        print(f"  assay's temporary disk at its peak: {PEAK_DISK['bytes'] / 2**20:,.0f} MiB, "
+              f"{PEAK_DISK['bytes'] / rows:.1f} bytes a row (TMPDIR a tmpfs of {args.tmpfs})")
 
 
 def paired(directory: str, args: argparse.Namespace, rows: int) -> None:
@@ -152,9 +182,15 @@ def main() -> None:
                         help="all the rows in one Parquet file (the commonest case), given to assay as a FILE")
     parser.add_argument("--memory", default=None, help="assay's --memory (default: its own, 2GB)")
     parser.add_argument("--dir", default=None, help="where the Parquet parts go (default: a temporary directory)")
+    parser.add_argument("--tmpfs", default=None, metavar="SIZE",
+                        help="assay's TMPDIR on a tmpfs of this size (such as 1200M; needs root): its peak use is "
+                             "measured, and a run that needs more fails")
     args = parser.parse_args()
     rows = int(args.rows)
     directory = args.dir or tempfile.mkdtemp(prefix="assay-bench-")
+    if args.tmpfs:
+        TMPDIR["path"] = tempfile.mkdtemp(prefix="assay-bench-tmpfs-")
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={args.tmpfs}", "tmpfs", TMPDIR["path"]], check=True)
     try:
         os.makedirs(directory, exist_ok=True)
         parts = sorted(f for f in os.listdir(directory) if f.endswith(".parquet"))
@@ -176,6 +212,9 @@ def main() -> None:
     finally:
         if args.dir is None:
             shutil.rmtree(directory, ignore_errors=True)
+        if TMPDIR["path"]:
+            subprocess.run(["umount", TMPDIR["path"]], check=False)
+            os.rmdir(TMPDIR["path"])
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Shared test settings: hypothesis profiles kept small enough for a 2-core CI."""
 
 import os
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -28,3 +29,14 @@ def spark():
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+@pytest.fixture
+def spill_dir(tmp_path, monkeypatch):
+    """The temporary directory spilled files would go to (the scans' keys, the summaries' runs), checked
+    empty at the end: every file is unlinked as it is made."""
+    directory = tmp_path / "tmp"
+    directory.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(directory))
+    yield directory
+    assert os.listdir(directory) == []

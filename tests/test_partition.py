@@ -3,29 +3,22 @@ instances at once (``ScoreCounts.from_arrays``): equal exactly, in memory, on di
 merged, for ties, every score distinct, scores of both signs, -0.0, a single score, float32 and float64
 batches mixed, empty batches and batches of one class; compiled and numpy passes alike."""
 
-import os
-import tempfile
 
 import numpy as np
-import pytest
+from helpers import cut, kernels_on
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assay.metrics import ranking as metrics
 from assay.summaries import partition
-from assay.summaries.partition import Keys, ScoreScan, Splitters, batch_keys, decode_keys
+from assay.summaries.partition import (
+    Keys,
+    ScoreScan,
+    Splitters,
+    batch_keys,
+    decode_keys,
+)
 from assay.summaries.scores import ScoreCounts
-from helpers import cut, kernels_on
-
-
-@pytest.fixture
-def spill_dir(tmp_path, monkeypatch):
-    """The temporary directory the scan's files would go to, checked empty at the end."""
-    directory = tmp_path / "tmp"
-    directory.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(directory))
-    yield directory
-    assert os.listdir(directory) == []
 
 
 @st.composite
@@ -99,11 +92,11 @@ def test_ranges_too_large_are_partitioned_again_or_merged(spill_dir, monkeypatch
     # a third of the rows hold one score: its range cannot be split, and is counted a part at a time
     s = np.where(rng.random(n) < 0.33, 0.5, np.round(rng.random(n), 3))
     monkeypatch.setattr(partition, "PARTITIONS", 4)  # few ranges, each far past a thread's share
-    real = ScoreScan._pieces_of_large
+    real = ScoreScan._ranges_of_large
     for compiled in (True, False):
         calls = []
-        monkeypatch.setattr(ScoreScan, "_pieces_of_large",
-                            lambda self, segments: (calls.append(self.depth), real(self, segments))[1])
+        monkeypatch.setattr(ScoreScan, "_ranges_of_large",
+                            lambda self, segments, owners: (calls.append(self.depth), real(self, segments, owners))[1])
         batches = [(y[a:b], s[a:b]) for a, b in cut(n, [1000] * 19)]
         got = scanned(batches, 20_000, compiled=compiled)  # held: 416 rows; a range: 208
         equal_to_all(got, y, s)

@@ -29,4 +29,4 @@ which every rate and interval is computed in."""
 
 DEFAULT_MEMORY = 2 * 1024**3
 """The memory budget (bytes) of data read in batches when none is given (``--memory``): past it, the score
-summary is spilled to temporary files."""
+summary is kept as its sorted keys, in temporary files (:mod:`assay.summaries.ranges`)."""

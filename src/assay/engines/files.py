@@ -32,6 +32,7 @@ from assay.evaluation.stream import evaluate_batches, oriented_summary
 from assay.io.batches import BLOCK, Scan, scan
 from assay.io.tables import compression_of, detect_format
 from assay.limits import DEFAULT_MEMORY
+from assay.summaries.partition import ROW_BYTES as KEY_ROW_BYTES
 from assay.summaries.spill import check_room, room_for, spill_amount
 
 __all__ = ["compare_file", "evaluate_file", "rank_file", "MIN_MEMORY", "check_memory", "read_block", "summary_budget"]
@@ -53,9 +54,10 @@ parses, and batches of others are counted on several threads (4 MiB blocks took 
 MIN_BLOCK = 128 * 1024
 """The smallest block read (bytes); the largest is :data:`assay.io.batches.BLOCK` (4 MiB)."""
 
-ROW_ON_DISK = 48
-"""Bytes a row may take in the temporary directory when the summary goes there: its key (8 bytes), and,
-when every score is distinct, its entry in the summary with its cumulative counts (40)."""
+ROW_ON_DISK = 8
+"""Bytes a row takes in the temporary directory when the summary goes there: its key (8 bytes for a float64
+score, 4 for a float32), and nothing else: the summary is kept as its sorted keys
+(:mod:`assay.summaries.ranges`)."""
 
 
 def evaluate_file(
@@ -94,7 +96,7 @@ def evaluate_file(
     memory : int, default 2 GiB
         The memory budget in bytes for the data held (the blocks read, the batches counted, the score
         summary and its sort buffers; not the interpreter and its libraries): a score summary larger
-        than its share (``summary_budget``) is spilled to temporary files, exact all the same. At least
+        than its share (``summary_budget``) is kept as its sorted keys in temporary files (4 or 8 bytes a row), exact all the same. At least
         ``MIN_MEMORY`` (32 MiB) for an input of 64 KiB or more. None: no budget.
     **options
         ``positive``, ``labels``, ``allow_disjoint_labels`` and every option of :func:`assay.evaluate`
@@ -209,11 +211,10 @@ def _temporary_room(batches: Scan, memory: int | None, kind: str, models: int = 
     rows = _estimated_rows(batches)
     if rows is None or kind == "y_pred":
         return room_for(None)
-    # float64 keys, and the summary when every score is distinct (a paired comparison: each model's, and its
-    # table of placements, 24 bytes a distinct score)
-    need, least = rows * (ROW_ON_DISK + (24 if models > 1 else 0)) * models, rows * 8 * models
+    # each model's keys: 8 bytes a row for float64 scores, 4 for float32 (the summary is kept as its sorted keys)
+    need, least = rows * ROW_ON_DISK * models, rows * 4 * models
     budget = summary_budget(memory)
-    if budget is not None and need > budget:
+    if budget is not None and rows * KEY_ROW_BYTES > budget:
         # the keys go to disk: 4 bytes a row at least (float32 scores), of half the rows when they are
         # estimated from the size of a CSV file
         check_room(None, rows * 4 // (1 if batches.rows_expected is not None else 2), need, least)

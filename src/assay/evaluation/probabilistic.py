@@ -596,7 +596,7 @@ def analyse_score_counts(
     strategy = check_strategy(strategy)
     labels = tuple(summary.labels)  # (negative, positive): positive is class 1
     total: ProbabilitySummary | None = None
-    if np.asarray(summary.positives).dtype.kind == "f":  # weights: the instances are regenerated
+    if summary.positives.dtype.kind == "f":  # weights: the instances are regenerated
         for scores, codes in _instances(summary, rows_at_a_time):
             part = ProbabilitySummary.from_codes(codes, TwoClassScores(scores, 1), labels=labels, clip=clip,
                                                  bins=bins, calibration_class=1)

@@ -35,7 +35,7 @@ from assay.evaluation.operating_points import (
     too_many,
 )
 from assay.evaluation.options import Options, options_from
-from assay.evaluation.thresholds import ThresholdChoice, choice_of
+from assay.evaluation.thresholds import ThresholdChoice, choices_of
 from assay.evaluation.tidy import to_frame
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
@@ -134,7 +134,7 @@ class RankingAnalysis(Displayable):
         ``specificities``. Returns ``specificity``, ``sensitivity``, ``low``, ``high`` (lists), the
         confidence and the method; ``fpr`` is 1 - specificity, to draw it on the curve."""
 
-        if np.asarray(self.summary.positives).dtype.kind == "f":
+        if self.summary.positives.dtype.kind == "f":
             raise InvalidInput("a confidence band needs counts: the sample weights are not whole numbers",
                                field="sample_weight")
         level = self.confidence if confidence is None else check_confidence(confidence)
@@ -169,8 +169,10 @@ class RankingAnalysis(Displayable):
         each with its exact cumulative counts: the curves drawn through them pass exactly through the
         exact curves' points, and the hull and the chosen points are the exact ones. Every number of the
         analysis is kept as it is."""
-        if not self.summary.on_disk or len(self.summary) <= points:
+        if not self.summary.on_disk:
             return self
+        if len(self.summary) <= points:  # few enough to draw them all: held in memory
+            return replace(self, summary=self.summary.held())
         tc = self.counts
         m = len(tc.thresholds)
         keep = [np.linspace(0, m - 1, points).round().astype(np.int64), np.asarray(self.hull_index, np.int64) - 1]
@@ -464,7 +466,7 @@ def analyse_scores(
     tc = threshold_counts(sc)
     n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
     notes: list[str] = []
-    weighted = np.asarray(sc.positives).dtype.kind == "f"
+    weighted = sc.positives.dtype.kind == "f"
 
     dl = delong(sc, confidence=confidence)
     if weighted:
@@ -505,9 +507,9 @@ def analyse_scores(
         return cost_at(costs, pi, fpr, tpr)
 
     # every choice walks the curve in chunks: no curve-long array is held
-    youden = choice_of("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
-    corner = choice_of("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
-    cheapest = choice_of("min_expected_cost", tc, cost_of, best="min")
+    youden, corner, cheapest = choices_of(tc, [("youden", lambda fpr, tpr: tpr - fpr, "max"),
+                                               ("closest_to_corner", lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), "min"),
+                                               ("min_expected_cost", cost_of, "min")])
     regret_fp, regret_fn = costs.fp - costs.tn, costs.fn - costs.tp
     if not (math.isfinite(regret_fp) and math.isfinite(regret_fn)):  # beyond the largest double: both halved
         regret_fp, regret_fn = costs.fp / 2 - costs.tn / 2, costs.fn / 2 - costs.tp / 2

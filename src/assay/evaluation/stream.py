@@ -110,8 +110,8 @@ def evaluate_batches(
     labels, positive, threshold, confidence, ... : as for :func:`assay.evaluate`.
     memory : int, optional
         A budget in bytes for the score summary (one entry per distinct score): beyond it the
-        summary is spilled to temporary files and read back a chunk at a time; every number
-        stays exact. None: no budget.
+        summary is kept as its sorted keys (in temporary files past the budget), each range of scores
+        counted when read, a chunk at a time; every number stays exact. None: no budget.
     options : Options, optional
         The options as one object (:class:`assay.Options`); keywords beside it change it.
 

@@ -15,13 +15,13 @@ from assay.evaluation.options import THRESHOLD_CRITERIA
 from assay.inference.estimate import finite_or_none
 from assay.metrics.ranking import (
     ThresholdCounts,
-    best_point,
+    best_points,
     roc_point,
     threshold_counts,
 )
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["ThresholdChoice", "choice_of", "DEFAULT_THRESHOLD", "THRESHOLD_CRITERIA", "chosen_threshold", "resolve_threshold"]
+__all__ = ["ThresholdChoice", "choice_of", "choices_of", "DEFAULT_THRESHOLD", "THRESHOLD_CRITERIA", "chosen_threshold", "resolve_threshold"]
 
 
 DEFAULT_THRESHOLD = 0.5
@@ -87,8 +87,15 @@ class ThresholdChoice:
 
 def choice_of(criterion: str, tc: ThresholdCounts, objective: Any, *, best: Literal["max", "min"]) -> ThresholdChoice:
     """The first ROC point that is best for ``objective(fpr, tpr)``, and how many tie with it (to 1e-12)."""
-    i, value, hits = best_point(tc, objective, best=best)
-    threshold, fpr, tpr = roc_point(tc, i)
-    return ThresholdChoice(criterion, threshold, fpr, tpr, value, hits)
+    return choices_of(tc, [(criterion, objective, best)])[0]
+
+
+def choices_of(tc: ThresholdCounts, criteria: list[tuple[str, Any, str]]) -> list[ThresholdChoice]:
+    """:func:`choice_of` of each (criterion, objective, best), all found in the same two walks of the curve."""
+    out = []
+    for (criterion, _, _), (i, value, hits) in zip(criteria, best_points(tc, [(o, b) for _, o, b in criteria])):
+        threshold, fpr, tpr = roc_point(tc, i)
+        out.append(ThresholdChoice(criterion, threshold, fpr, tpr, value, hits))
+    return out
 
 

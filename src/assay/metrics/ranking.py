@@ -32,6 +32,7 @@ __all__ = [
     "roc_point",
     "roc_chunks",
     "best_point",
+    "best_points",
     "auc",
     "auc_from_keys",
     "partial_auc",
@@ -116,19 +117,27 @@ def roc_chunks(tc: ThresholdCounts):
 def best_point(tc: ThresholdCounts, objective, *, best: str) -> tuple[int, float, int]:
     """(first index, value, number of points within 1e-12 of it) of the ROC point that maximises (``best``
     "max") or minimises ``objective(fpr, tpr)``; two chunked walks, no curve-long arrays."""
-    target = -math.inf if best == "max" else math.inf
+    return best_points(tc, [(objective, best)])[0]
+
+
+def best_points(tc: ThresholdCounts, objectives) -> list[tuple[int, float, int]]:
+    """:func:`best_point` of each (objective, best) pair, all in the same two chunked walks."""
+    targets = [-math.inf if best == "max" else math.inf for _, best in objectives]
     for _, fpr, tpr in roc_chunks(tc):
-        values = objective(fpr, tpr)
-        target = max(target, float(values.max())) if best == "max" else min(target, float(values.min()))
-    tol = 1e-12 * max(1.0, abs(target))
-    first, hits, value = -1, 0, target
+        for j, (objective, best) in enumerate(objectives):
+            values = objective(fpr, tpr)
+            targets[j] = max(targets[j], float(values.max())) if best == "max" else \
+                min(targets[j], float(values.min()))
+    found = [[-1, 0, target] for target in targets]  # first, hits, value
     for start, fpr, tpr in roc_chunks(tc):
-        values = objective(fpr, tpr)
-        near = np.flatnonzero(np.abs(values - target) <= tol)
-        if len(near) and first < 0:
-            first, value = start + int(near[0]), float(values[near[0]])
-        hits += len(near)
-    return first, value, hits
+        for j, (objective, _) in enumerate(objectives):
+            values = objective(fpr, tpr)
+            tol = 1e-12 * max(1.0, abs(targets[j]))
+            near = np.flatnonzero(np.abs(values - targets[j]) <= tol)
+            if len(near) and found[j][0] < 0:
+                found[j][0], found[j][2] = start + int(near[0]), float(values[near[0]])
+            found[j][1] += len(near)
+    return [(first, value, hits) for first, hits, value in found]
 
 
 def auc(sc: ScoreCounts) -> float:

@@ -52,14 +52,14 @@ def spill_amount(size: float) -> str:
 
 def temporary_full(directory: str | None, need: int | None, least: int | None = None) -> InvalidInput:
     """The one-line error for a temporary directory without the room a run needs: about ``least`` bytes
-    and up to ``need`` (or about ``need``), when known."""
+    (float32 scores' keys) and ``need`` for float64 scores' (or about ``need``), when known."""
     where = os.path.abspath(directory or tempfile.gettempdir())
     try:
         free = f" (it has {spill_amount(shutil.disk_usage(where).free)} free)"
     except OSError:
         free = ""
     if need and least and least < need:
-        needs = f": this run needs about {spill_amount(least)} there, up to {spill_amount(need)} when every score is distinct{free}"
+        needs = f": this run needs about {spill_amount(least)} there, {spill_amount(need)} for float64 scores{free}"
     elif need:
         needs = f": this run needs about {spill_amount(need)} there{free}"
     else:
@@ -104,8 +104,9 @@ def _mapping(array: Any) -> Any:
 
 
 def is_on_disk(array: Any) -> bool:
-    """Whether an array is mapped from a file (a spilled summary's)."""
-    return _mapping(array) is not None
+    """Whether an array is mapped from a file (a spilled summary's), or read from one on demand (a column of
+    a summary kept as its sorted keys, :mod:`assay.summaries.ranges`): either is walked a chunk at a time."""
+    return getattr(array, "on_disk", False) is True or _mapping(array) is not None
 
 
 def release(*arrays: Any) -> None:

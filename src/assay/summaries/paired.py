@@ -122,7 +122,7 @@ class PlacementTable:
         bounds[0] = 0
         out = np.empty(len(keys), dtype=np.float64)
         ascending = np.arange(min(CHUNK, len(sc)) - 1, -1, -1)  # a chunk's entries, lowest score first
-        cumulative_fp, cumulative_tp = np.asarray(self.fp), np.asarray(self.tp)  # views: no copy
+        cumulative_fp, cumulative_tp = self.fp, self.tp  # read at the entries looked up (mapped, or counted)
         for c in range(len(self.starts)):
             begin, end = int(bounds[c]), int(bounds[c + 1])
             if end == begin:

@@ -7,8 +7,10 @@ from a sample of the keys held, and from then on every batch's keys are scattere
 ``PARTITIONS`` ranges of scores and appended to one temporary file. At the end each range is read
 back, sorted and counted on its own (on several threads), from the highest range down, so that
 the distinct scores come out already in decreasing order: no merge. The summary is assembled in
-memory when small, else written to disk and mapped (:mod:`assay.summaries.spill`'s walks read it
-a chunk at a time).
+memory when small; else it is not made: each range is sorted in place (in the file, or in memory) and
+kept as its sorted keys with its class totals and number of distinct scores, and any part of the
+summary is counted off its range when read (:mod:`assay.summaries.ranges`): the disk holds the keys
+alone.
 
 Each row is written once and read once (4 bytes for a float32 score, 8 for a float64), and each
 sort holds one range: a range larger than its share of the budget (scores that drifted away from
@@ -20,9 +22,8 @@ The file is unlinked from the moment it is made, so it vanishes however the proc
 
 from __future__ import annotations
 
-import errno
-import os
 import tempfile
+import threading
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +33,14 @@ import numpy as np
 
 from assay.summaries.disk import CHUNK, release
 from assay.summaries.kernels import compiled
+from assay.summaries.ranges import (
+    KEPT_ENTRIES,
+    Range,
+    RangeSummary,
+    Segment,
+    read_segments,
+    write_segments,
+)
 from assay.summaries.scores import ScoreCounts, ThresholdCounts
 from assay.summaries.spill import MergeTree
 
@@ -150,6 +159,11 @@ def _count(positive: np.ndarray, negative: np.ndarray, kernels: Any) -> tuple[np
     """(Sorted in place) the distinct keys of a range, decreasing, with their positives and negatives."""
     positive.sort()
     negative.sort()
+    return _count_sorted(positive, negative, kernels)
+
+
+def _count_sorted(positive: np.ndarray, negative: np.ndarray, kernels: Any) -> tuple[np.ndarray, ...]:
+    """The distinct keys of a range whose keys are sorted, decreasing, with their positives and negatives."""
     if kernels is not None:
         n = len(positive) + len(negative)
         keys, pos, neg = np.empty(n, positive.dtype), np.empty(n, np.int64), np.empty(n, np.int64)
@@ -232,6 +246,7 @@ class ScoreScan:
         self.file: Any = None
         self.size = 0
         self.segments: list[list[_Segment]] = []
+        self._appending = threading.Lock()
 
     # reading ------------------------------------------------------------------
 
@@ -305,23 +320,9 @@ class ScoreScan:
         self.buffer, self.buffered = [], 0
 
     def _read(self, segments: list[_Segment], kind: int) -> np.ndarray:
-        wanted = [s for s in segments if s.kind == kind]
         assert self.dtype is not None
-        out = np.empty(sum(s.count for s in wanted), dtype=self.dtype)
-        at = 0
-        for s in wanted:
-            part = out[at:at + s.count] if s.dtype == self.dtype else np.empty(s.count, s.dtype)
-            view = memoryview(part).cast("B")
-            done = 0
-            while done < len(view):
-                read = os.preadv(self.file.fileno(), [view[done:]], s.offset + done)
-                if read == 0:  # a write lost to a full disk (numpy reports no error for a small one)
-                    raise OSError(errno.ENOSPC, "the temporary file is shorter than what was written to it")
-                done += read
-            if s.dtype != self.dtype:
-                out[at:at + s.count] = _widened(part)
-            at += s.count
-        return out
+        return read_segments(self.file.fileno(), [Segment(s.offset, s.count, s.dtype) for s in segments
+                                                  if s.kind == kind], self.dtype, _widened)
 
     # counting -----------------------------------------------------------------
 
@@ -339,6 +340,11 @@ class ScoreScan:
         return tuple(self._read([segment], kind) if kind == segment.kind else empty for kind in range(self.classes))
 
     def _pieces_of_file(self) -> Iterator[tuple[np.ndarray, ...]]:
+        return self._by_range(lambda segments: self._range(*self._read_all(segments)), self._pieces_of_large)
+
+    def _by_range(self, small: Any, large: Any) -> Iterator[Any]:
+        """For each range of the file, highest first: ``small(segments)``, ``threads`` ranges at once, or, for
+        a range too large to sort at once, what ``large(segments)`` yields; in order."""
         pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="assay-ranges")
         pending: deque[Any] = deque()
         try:
@@ -349,9 +355,9 @@ class ScoreScan:
                 if rows > self.range_rows:  # too large to sort at once: partitioned again
                     while pending:
                         yield pending.popleft().result()
-                    yield from self._pieces_of_large(segments)
+                    yield from large(segments)
                     continue
-                pending.append(pool.submit(lambda s=segments: self._range(*self._read_all(s))))
+                pending.append(pool.submit(small, segments))
                 while len(pending) > self.threads:
                     yield pending.popleft().result()
             while pending:
@@ -427,11 +433,107 @@ class ScoreScan:
 
     def result(self, labels: tuple[str, str] = ("0", "1")) -> ScoreCounts:
         """The summary with its cumulative counts: in memory when it takes at most a quarter of the
-        budget, else mapped from disk."""
+        budget, else kept as its sorted keys, each range counted when read (:meth:`ranges`)."""
         try:
-            return assemble(self.pieces(), labels, in_memory=self.fits(), directory=self.directory)
+            if self.fits() or self.classes != 2:
+                return assemble(self.pieces(), labels, in_memory=self.fits(), directory=self.directory)
+            return ScoreCounts.of_ranges(self.ranges(), labels)
         finally:
             self.close()
+
+    def ranges(self) -> RangeSummary:
+        """The summary as its ranges, each sorted in place (in the temporary file, or in memory) and known by
+        its class totals and its number of distinct scores (:mod:`assay.summaries.ranges`): the disk holds
+        the keys alone. The file passes to the summary, which keeps it while it lives."""
+        kept = KEPT_ENTRIES if self.memory is None else min(max(self.memory // 160, CHUNK), KEPT_ENTRIES)
+        if self.dtype is None:
+            return RangeSummary([])
+        if self.splitters is None:
+            return RangeSummary(self._ranges_in_memory(), kept_entries=kept)
+        if self.buffered:
+            self._write()
+        ranges, owners = self._ranges_of_file()
+        file, self.file = self.file, None  # the summary's now
+        return RangeSummary(ranges, [file, *owners], kept_entries=kept)
+
+    def _counter(self, positive: np.ndarray, negative: np.ndarray) -> Range:
+        """The range of sorted keys held in memory."""
+        counted = _count_sorted(positive, negative, self.kernels)
+        return Range(len(positive), len(negative), len(counted[0]),
+                     lambda: _decoded(_count_sorted(positive, negative, self.kernels)))
+
+    def _ranges_in_memory(self) -> list[Range]:
+        """All keys held: split into ranges of about ``RANGE_ROWS`` rows, each sorted in place, one a thread."""
+        parts = int(min(max(1, -(-self.buffered // RANGE_ROWS)), 1 << 12))
+        splitters = self._splitters(self._sample(self.buffer), parts)
+        grouped = []
+        for kind in range(2):
+            arrays = [k[kind] for k in self.buffer if len(k[kind])] or [np.zeros(0, self.dtype)]
+            keys = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+            grouped.append(_scattered(keys, splitters, self.kernels) if len(splitters) else
+                           (keys, np.array([0, len(keys)])))
+        self.buffer, self.buffered = [], 0
+
+        def sort(p: int) -> Range:
+            positive, negative = (keys[at[p]:at[p + 1]] for keys, at in grouped)
+            positive.sort()
+            negative.sort()
+            return self._counter(positive, negative)
+
+        with ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="assay-ranges") as pool:
+            return list(pool.map(sort, reversed(range(len(splitters) + 1))))
+
+    def _sorted_in_file(self, segments: list[_Segment]) -> Range:
+        """A range of the file sorted in place: each class's keys read, sorted and written back over the
+        same segments (or, when some were of the other float type, appended in this scan's type)."""
+        assert self.file is not None and self.dtype is not None
+        fileno, dtype = self.file.fileno(), self.dtype
+        places = []
+        for kind in range(2):
+            keys = self._read(segments, kind)
+            keys.sort()
+            wanted = [Segment(s.offset, s.count, s.dtype) for s in segments if s.kind == kind]
+            if any(s.dtype != dtype for s in wanted):
+                with self._appending:
+                    wanted, self.size = [Segment(self.size, len(keys), dtype)], self.size + keys.nbytes
+            write_segments(fileno, wanted, keys)
+            places.append((wanted, keys))
+        (pos_at, positive), (neg_at, negative) = places
+        counted = _count_sorted(positive, negative, self.kernels)
+        del positive, negative
+
+        def count() -> tuple[np.ndarray, ...]:
+            return _decoded(_count_sorted(read_segments(fileno, pos_at, dtype), read_segments(fileno, neg_at, dtype),
+                                          self.kernels))
+
+        return Range(sum(s.count for s in pos_at), sum(s.count for s in neg_at), len(counted[0]), count)
+
+    def _ranges_of_file(self) -> tuple[list[Range], list[Any]]:
+        """Every range of the file sorted in place, highest first, ``threads`` at a time; a range too large to
+        sort at once partitioned again (its own ranges, in its own file) or, when it cannot be split,
+        counted a segment at a time and merged (kept as counts). Returns the ranges and what they need
+        kept alive."""
+        owners: list[Any] = []
+        ranges = list(self._by_range(self._sorted_in_file, lambda segments: self._ranges_of_large(segments, owners)))
+        return ranges, owners
+
+    def _ranges_of_large(self, segments: list[_Segment], owners: list[Any]) -> list[Range]:
+        sample = self._sample([self._read_all(segments[:8])])
+        if self.depth < 2 and len(sample) and sample[0] != sample[-1]:
+            inner = ScoreScan(self.memory, classes=2, threads=self.threads, directory=self.directory,
+                              depth=self.depth + 1)
+            try:
+                for s in segments:
+                    inner.add(self._alone(s))
+                summary = inner.ranges()
+            finally:
+                inner.close()
+            owners.extend(summary.owners)
+            return summary.ranges
+        out = []
+        for piece in self._pieces_of_large(segments):  # counted pieces of a single score (or too deep)
+            out.append(Range(int(piece[1].sum()), int(piece[2].sum()), len(piece[0]), lambda p=piece: p))
+        return out
 
     def fits(self) -> bool:
         """Whether the summary, at worst one entry (40 bytes with its cumulative counts) a row, takes at
@@ -443,6 +545,15 @@ class ScoreScan:
             self.file.close()
             self.file = None
         self.buffer, self.buffered = [], 0
+
+
+RANGE_ROWS = 1 << 20
+"""Rows of a range of keys held in memory (a summary kept as its sorted keys is counted a range at a time)."""
+
+
+def _decoded(counted: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(scores, positives, negatives) of counted keys."""
+    return decode_keys(counted[0]), counted[1], counted[2]
 
 
 def assemble(pieces: Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]], labels: tuple[str, str], *,

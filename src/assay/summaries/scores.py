@@ -27,6 +27,7 @@ import numpy as np
 
 from assay.summaries.disk import CHUNK, is_on_disk, release, room_for
 from assay.summaries.kernels import compiled
+from assay.summaries.ranges import RangeColumn, RangeSummary
 
 __all__ = ["ScoreCounts", "SortedKeys", "ThresholdCounts", "concatenate_keys", "make_keys", "sort_keys"]
 
@@ -277,6 +278,8 @@ class ScoreCounts:
 
     def __post_init__(self) -> None:
         for name in ("scores", "positives", "negatives"):
+            if isinstance(getattr(self, name), RangeColumn):  # a summary kept as its sorted keys: read on demand
+                continue
             array = np.asarray(getattr(self, name))
             array.setflags(write=False)
             object.__setattr__(self, name, array)
@@ -337,6 +340,17 @@ class ScoreCounts:
         return cls(s[starts], np.add.reduceat(np.where(y, c, 0), starts), np.add.reduceat(np.where(y, 0, c), starts),
                    tuple(labels))
 
+    @classmethod
+    def of_ranges(cls, ranges: RangeSummary, labels: Sequence[str] = ("0", "1")) -> ScoreCounts:
+        """The summary of ranges of sorted keys (:mod:`assay.summaries.ranges`), with its cumulative counts:
+        each entry is counted from its range when read."""
+        scores, pos, neg, tp, fp = (RangeColumn(ranges, name) for name in ("scores", "positives", "negatives",
+                                                                             "tp", "fp"))
+        summary = cls(scores, pos, neg, tuple(labels))  # type: ignore[arg-type]
+        object.__setattr__(summary, "_threshold_counts",
+                           ThresholdCounts(scores, tp, fp, np.int64(ranges.n_positive), np.int64(ranges.n_negative)))
+        return summary
+
     # algebra ----------------------------------------------------------------
 
     def merge(self, other: ScoreCounts) -> ScoreCounts:
@@ -368,6 +382,9 @@ class ScoreCounts:
     def relabelled(self, labels: Sequence[str], *, swap: bool = False) -> ScoreCounts:
         """The same counts under other class names (negative, positive); with ``swap``, the classes
         exchanged. Cumulative counts already made are kept, so a summary on disk stays cheap."""
+        if isinstance(self.scores, RangeColumn):
+            ranges = self.scores.summary
+            return ScoreCounts.of_ranges(ranges.swapped() if swap else ranges, labels)
         pos, neg = (self.negatives, self.positives) if swap else (self.positives, self.negatives)
         out = ScoreCounts(self.scores, pos, neg, tuple(labels))  # type: ignore[arg-type]
         tc = self.__dict__.get("_threshold_counts")
@@ -375,6 +392,19 @@ class ScoreCounts:
             if swap:
                 tc = type(tc)(tc.thresholds, tc.fp, tc.tp, tc.n_negative, tc.n_positive)
             object.__setattr__(out, "_threshold_counts", tc)
+        return out
+
+    def held(self) -> ScoreCounts:
+        """This summary with its arrays in memory (a copy of one on disk: for a small one)."""
+        if not self.on_disk:
+            return self
+        tc = self.__dict__.get("_threshold_counts")
+        out = ScoreCounts(np.array(self.scores[:]), np.array(self.positives[:]), np.array(self.negatives[:]),
+                          self.labels)
+        if tc is not None:
+            object.__setattr__(out, "_threshold_counts", ThresholdCounts(out.scores, np.array(tc.tp[:]),
+                                                                         np.array(tc.fp[:]), tc.n_positive,
+                                                                         tc.n_negative))
         return out
 
     @property
@@ -389,6 +419,8 @@ class ScoreCounts:
         >>> ScoreCounts.from_arrays([True, False], [0.2, 0.9]).negated().scores.tolist()
         [-0.2, -0.9]
         """
+        if isinstance(self.scores, RangeColumn):
+            return ScoreCounts.of_ranges(self.scores.summary.negated(), self.labels)
         if self.on_disk:
             return _negated_on_disk(self)
         return ScoreCounts(-np.asarray(self.scores)[::-1] + 0.0, np.asarray(self.positives)[::-1].copy(),
@@ -415,9 +447,9 @@ class ScoreCounts:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ScoreCounts):
             return NotImplemented
-        return (self.labels == other.labels and np.array_equal(self.scores, other.scores)
-                and np.array_equal(self.positives, other.positives)
-                and np.array_equal(self.negatives, other.negatives))
+        return (self.labels == other.labels and len(self) == len(other)
+                and all(np.array_equal(getattr(self, name)[:], getattr(other, name)[:])
+                        for name in ("scores", "positives", "negatives")))
 
     __hash__ = None  # type: ignore[assignment]
 
