@@ -12,6 +12,7 @@ from helpers import close, cut, kernels_on
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from assay.evaluation.operating_points import curve_at
 from assay.evaluation.stream import evaluate_batches
 from assay.metrics.ranking import threshold_counts
 from assay.summaries import partition, ranges
@@ -152,3 +153,24 @@ def test_a_small_tmpfs_holds_the_keys_and_the_report_completes(tmp_path):
         assert os.listdir(spill) == []
     finally:
         subprocess.run(["umount", str(spill)], capture_output=True, check=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 300), st.sampled_from([1, 2, 10]),
+       st.sampled_from(["specificity", "sensitivity"]))
+def test_operating_points_read_off_windows_equal_the_whole_curve(seed, n, spread, given_rate):
+    """At given specificities or sensitivities a summary beyond memory is read at a few entries around each
+    target (binary searches), not whole: the same values, exact points, thresholds and rates as the whole
+    curve, ties, exact hits and the ends (0 and 1) included."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.5
+    y[:2] = [True, False]
+    s = rng.integers(0, max(2, n // spread), n).astype(np.float64)
+    sc = ScoreCounts.from_arrays(y, s)
+    tc = threshold_counts(sc)
+    rates = (tc.n_negative - tc.fp) / tc.n_negative if given_rate == "specificity" else tc.tp / tc.n_positive
+    targets = np.unique(np.concatenate(([0.0, 1.0], rates[rng.integers(0, len(rates), 3)], rng.random(4))))
+    whole = curve_at(tc, targets, given_rate)
+    windows = curve_at(tc, targets, given_rate, windows=True)
+    for a, b in zip(windows, whole):
+        assert np.array_equal(a, b, equal_nan=True)

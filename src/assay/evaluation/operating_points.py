@@ -16,10 +16,11 @@ from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inference.proportion import proportion_bounds
 from assay.inference.roc import bootstrap_operating_points
-from assay.metrics.ranking import ThresholdCounts, operating_points
+from assay.metrics.ranking import ThresholdCounts, first_index, operating_points
+from assay.summaries.disk import is_on_disk
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["OperatingPoint", "ConstrainedThreshold", "CONSTRAINED_RATES", "constrained", "constraint_list",
+__all__ = ["OperatingPoint", "curve_at", "ConstrainedThreshold", "CONSTRAINED_RATES", "constrained", "constraint_list",
            "operating_points_of", "MAX_BOOTSTRAP_CURVE_POINTS", "too_many", "WEIGHTED", "own_units", "rates_of"]
 
 
@@ -144,6 +145,51 @@ def rates_of(values: Any, field: str) -> np.ndarray:
                     dtype=np.float64)
 
 
+def curve_at(tc: ThresholdCounts, targets: np.ndarray, given: str, *, windows: bool = False) -> tuple[np.ndarray, ...]:
+    """The curve at given specificities or sensitivities: :func:`assay.metrics.ranking.operating_points`'s
+    values and exact indices, and for each target the threshold, sensitivity and specificity of the point that
+    reaches it (the lowest threshold that keeps the specificity, the highest that reaches the sensitivity).
+
+    ``windows``: each target's point found by a binary search on the cumulative counts, and the values read
+    off the two points around it (a few entries of a summary beyond memory read, not the whole curve); the
+    same numbers as the whole curve gives."""
+    n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
+    if not windows:
+        tp = np.concatenate(([0], np.asarray(tc.tp)))
+        fp = np.concatenate(([0], np.asarray(tc.fp)))
+        values, exact = operating_points(tp, fp, tc.n_positive, tc.n_negative, targets, given=given)
+        sens = tp / n_pos
+        spec = (n_neg - fp) / n_neg
+        if given == "specificity":  # the lowest threshold that keeps the specificity
+            reach = np.clip(np.searchsorted(-spec, -targets, side="right") - 1, 0, len(tp) - 1)
+        else:  # the highest threshold that reaches the sensitivity
+            reach = np.clip(np.searchsorted(sens, targets, side="left"), 0, len(tp) - 1)
+        thresholds = np.concatenate(([np.inf], np.asarray(tc.thresholds)))
+        return values, exact, thresholds[reach], sens[reach], spec[reach]
+    last = len(tc.tp)  # the curve's points: the origin, then one a distinct threshold
+
+    def counts(j: int) -> tuple[float, float]:
+        return (0.0, 0.0) if j == 0 else (float(tc.tp[j - 1]), float(tc.fp[j - 1]))
+
+    values, exact = np.empty((1, len(targets))), np.empty((1, len(targets)), dtype=np.int64)
+    thresholds = np.empty(len(targets))
+    sens, spec = np.empty(len(targets)), np.empty(len(targets))
+    for k, t in enumerate(targets):
+        if given == "specificity":  # the last point whose specificity reaches t, and the one after it
+            i = min(max(first_index(last + 1, lambda j, t=t: (n_neg - counts(j)[1]) / n_neg < t) - 1, 0), last)
+            lo, hi = i, min(i + 1, last)
+        else:  # the first point whose sensitivity reaches t, and the one before it
+            i = min(first_index(last + 1, lambda j, t=t: not counts(j)[0] / n_pos < t), last)
+            lo, hi = max(i - 1, 0), i
+        window = np.array([counts(j) for j in range(lo, hi + 1)])
+        value, at = operating_points(window[:, 0], window[:, 1], tc.n_positive, tc.n_negative, np.array([t]),
+                                     given=given)
+        values[0, k], exact[0, k] = value[0, 0], at[0, 0] + lo if at[0, 0] >= 0 else -1
+        thresholds[k] = np.inf if i == 0 else float(tc.thresholds[i - 1])
+        sens[k], spec[k] = window[i - lo, 0] / n_pos, (n_neg - window[i - lo, 1]) / n_neg
+    return values, exact, thresholds, sens, spec
+
+
 def operating_points_of(sc: ScoreCounts, tc: ThresholdCounts, at_specificity: Any, at_sensitivity: Any,
                       confidence: float, bootstrap: BootstrapSettings, weighted: bool) -> tuple[OperatingPoint, ...]:
 
@@ -152,16 +198,7 @@ def operating_points_of(sc: ScoreCounts, tc: ThresholdCounts, at_specificity: An
                            ("sensitivity", rates_of(at_sensitivity, "at_sensitivity"))):
         if targets.size == 0:
             continue
-        tp = np.concatenate(([0], np.asarray(tc.tp)))
-        fp = np.concatenate(([0], np.asarray(tc.fp)))
-        values, exact = operating_points(tp, fp, tc.n_positive, tc.n_negative, targets, given=given)
-        sens = tp / float(tc.n_positive)
-        spec = (float(tc.n_negative) - fp) / float(tc.n_negative)
-        if given == "specificity":  # the lowest threshold that keeps the specificity
-            reach = np.clip(np.searchsorted(-spec, -targets, side="right") - 1, 0, len(tp) - 1)
-        else:  # the highest threshold that reaches the sensitivity
-            reach = np.clip(np.searchsorted(sens, targets, side="left"), 0, len(tp) - 1)
-        thresholds = np.concatenate(([np.inf], np.asarray(tc.thresholds)))
+        values, exact, thresholds, sens, spec = curve_at(tc, targets, given, windows=is_on_disk(tc.tp))
         note = WEIGHTED if weighted else too_many(len(sc), bootstrap.resamples) \
             if len(sc) * bootstrap.resamples > MAX_BOOTSTRAP_CURVE_POINTS else None
         if note is not None:
@@ -172,9 +209,8 @@ def operating_points_of(sc: ScoreCounts, tc: ThresholdCounts, at_specificity: An
         for k, target in enumerate(targets):
             value = float(values[0, k])
             estimate = Estimate(value, intervals[k], None if note else "bootstrap-percentile", note)
-            r = int(reach[k])
-            out.append(OperatingPoint(given, float(target), estimate, float(thresholds[r]),
-                                      {"sensitivity": float(sens[r]), "specificity": float(spec[r])},
+            out.append(OperatingPoint(given, float(target), estimate, float(thresholds[k]),
+                                      {"sensitivity": float(sens[k]), "specificity": float(spec[k])},
                                       bool(exact[0, k] >= 0)))
     return tuple(out)
 
