@@ -38,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import numpy as np
@@ -70,32 +71,27 @@ TMPDIR: dict[str, str | None] = {"path": None}
 def measure(command: list[str], tmpdir: str | None = None) -> tuple[float, float, str]:
     """Wall time (s), peak RSS (GiB) of the child, and its output. With ``tmpdir`` (a file system of its own),
     the child's TMPDIR, whose peak use is polled into ``PEAK_DISK`` (unlinked files count while open)."""
-    if tmpdir is not None:
-        import threading
-
-        base = shutil.disk_usage(tmpdir).used
-        done_flag = threading.Event()
-
-        def poll() -> None:
-            while not done_flag.is_set():
-                PEAK_DISK["bytes"] = max(PEAK_DISK["bytes"], shutil.disk_usage(tmpdir).used - base)
-                time.sleep(0.1)
-
-        poller = threading.Thread(target=poll, daemon=True)
-        poller.start()
-        try:
-            return measure(command)
-        finally:
-            done_flag.set()
-            poller.join()
     script = ("import resource, subprocess, sys, time, json\n"
               "t = time.perf_counter()\n"
               "out = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
               "elapsed = time.perf_counter() - t\n"
               "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20\n"
               "print(json.dumps({'t': elapsed, 'rss': rss, 'out': out.stdout, 'err': out.stderr, 'rc': out.returncode}))")
-    done = subprocess.run([sys.executable, "-c", script, *command], capture_output=True, text=True, check=True,
-                          env={**os.environ, **({"TMPDIR": TMPDIR["path"]} if TMPDIR["path"] else {})})
+    done_flag = threading.Event()
+    if tmpdir is not None:
+        base = shutil.disk_usage(tmpdir).used
+
+        def poll() -> None:
+            while not done_flag.is_set():
+                PEAK_DISK["bytes"] = max(PEAK_DISK["bytes"], shutil.disk_usage(tmpdir).used - base)
+                time.sleep(0.1)
+
+        threading.Thread(target=poll, daemon=True).start()
+    try:
+        done = subprocess.run([sys.executable, "-c", script, *command], capture_output=True, text=True, check=True,
+                              env={**os.environ, **({"TMPDIR": tmpdir} if tmpdir else {})})
+    finally:
+        done_flag.set()
     result = json.loads(done.stdout)
     if result["rc"] != 0:
         raise SystemExit(f"{command[0]} failed: {result['err'][-500:]}")

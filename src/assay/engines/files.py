@@ -214,7 +214,7 @@ def _temporary_room(batches: Scan, memory: int | None, kind: str, models: int = 
     # each model's keys: 8 bytes a row for float64 scores, 4 for float32 (the summary is kept as its sorted keys)
     need, least = rows * ROW_ON_DISK * models, rows * 4 * models
     budget = summary_budget(memory)
-    if budget is not None and rows * KEY_ROW_BYTES > budget:
+    if budget is not None and rows * KEY_ROW_BYTES * models > budget:
         # the keys go to disk: 4 bytes a row at least (float32 scores), of half the rows when they are
         # estimated from the size of a CSV file
         check_room(None, rows * 4 // (1 if batches.rows_expected is not None else 2), need, least)

@@ -178,8 +178,8 @@ def refuse_numeric_targets(cm: ConfusionCounts) -> None:
                        field="y_pred")
 
 
-SPILLED = ("the summary of {n:,} distinct scores was larger than the memory budget: it was spilled (kept as its "
-           "sorted scores, on disk beyond the budget) and read back a chunk at a time; every number is exact")
+SPILLED = ("the summary of {n:,} distinct scores was larger than the memory budget: it was spilled (not held "
+           "whole: kept as its sorted scores, or on disk) and read back a chunk at a time; every number is exact")
 """The note of a score summary spilled to disk."""
 
 

@@ -132,7 +132,6 @@ class RangeSummary:
         self._kept: OrderedDict[int, Future] = OrderedDict()
         self._taken: OrderedDict[bytes, list[np.ndarray]] = OrderedDict()
         self._pool: ThreadPoolExecutor | None = None
-        self.counted = 0  # ranges counted so far (each walk counts each range it reads once)
 
     def __len__(self) -> int:
         return self.length
@@ -160,7 +159,6 @@ class RangeSummary:
         tp += self.tp_before[k]
         fp = np.cumsum(neg, dtype=np.int64)
         fp += self.fp_before[k]
-        self.counted += 1
         return scores, pos, neg, tp, fp
 
     def range(self, k: int) -> tuple[np.ndarray, ...]:
