@@ -45,13 +45,13 @@ from assay.evaluation.costs import (
 from assay.evaluation.directions import directed
 from assay.evaluation.options import Options
 from assay.evaluation.positive import choose_positive
-from assay.evaluation.probabilistic import analyse_score_counts
+from assay.evaluation.probabilistic import analyse_score_counts, probability_fold
 from assay.evaluation.ranking import RankingAnalysis, analyse_scores
 from assay.evaluation.regression_validation import FEW_EXACT, MANY_VALUES
 from assay.evaluation.result import Evaluation
 from assay.evaluation.thresholds import chosen_threshold, resolve_threshold
 from assay.inference.bootstrap import BootstrapSettings
-from assay.metrics.ranking import counts_at, threshold_counts
+from assay.metrics.ranking import counts_at, threshold_counts, want
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
 
@@ -240,6 +240,10 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     notes += threshold_notes(used, low_end, high_end, direction=direction, predicted=counts.sum(axis=0),
                              labels=all_labels, positive=chosen)
     result = confusion_evaluation(ConfusionCounts(all_labels, counts), chosen, used, options, notes)
+    probabilities = not lower and summary.scores[-1] >= 0 and summary.scores[0] <= 1
+    fold = probability_fold(summary, clip=options.clip, bins=options.calibration_bins) if probabilities else None
+    if fold is not None:  # the losses share the ranking metrics' walk of the summary
+        want(summary, fold)
     ranking = ranking_of(summary, options, labels=all_labels, positive=chosen, threshold=-used if lower else used,
                          direction=direction)
     probabilistic = None
@@ -250,7 +254,7 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     if lower:
         notes.append("lower scores mean the positive class, so they are not its probabilities: no probabilistic "
                      "losses or calibration")
-    elif summary.scores[-1] >= 0 and summary.scores[0] <= 1:  # probabilities of the positive class
+    elif probabilities:  # probabilities of the positive class
         probabilistic = analyse_score_counts(summary, prior=options.prior, clip=options.clip,
                                              bins=options.calibration_bins, strategy=options.calibration_strategy,
                                              confidence=options.confidence)

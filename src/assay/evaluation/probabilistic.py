@@ -44,11 +44,12 @@ from assay.metrics.probabilistic import (
     mean_loss,
     relative_loss,
 )
-from assay.metrics.ranking import first_index, threshold_counts
+from assay.metrics.ranking import first_index, threshold_counts, walk_summary
 from assay.summaries.probabilities import CHUNK as ROW_CHUNK
 from assay.summaries.spill import CHUNK, release
 from assay.summaries.probabilities import (
     LOG_LOSS_EPS,
+    ProbabilityFold,
     ProbabilitySummary,
     TwoClassScores,
     bin_index,
@@ -66,6 +67,7 @@ __all__ = [
     "CalibrationTable",
     "ProbabilisticAnalysis",
     "analyse_probabilities",
+    "probability_fold",
     "analyse_summary",
     "calibration_table",
     "quantile_calibration_table",
@@ -570,6 +572,15 @@ def analyse_probabilities(
     return analysis
 
 
+def probability_fold(summary: Any, *, clip: float | None = None, bins: int = 10) -> ProbabilityFold | None:
+    """The fold of one walk that :func:`analyse_score_counts` reads for a summary of counts (None for
+    weights, whose instances are regenerated): asked of the summary ahead
+    (:func:`assay.metrics.ranking.want`), it shares the ranking metrics' walk."""
+    if summary.positives.dtype.kind == "f":
+        return None
+    return ProbabilityFold(tuple(summary.labels), check_clip(clip), check_bins(bins))
+
+
 def analyse_score_counts(
     summary: Any,
     *,
@@ -596,19 +607,14 @@ def analyse_score_counts(
     strategy = check_strategy(strategy)
     labels = tuple(summary.labels)  # (negative, positive): positive is class 1
     total: ProbabilitySummary | None = None
-    if summary.positives.dtype.kind == "f":  # weights: the instances are regenerated
+    fold = probability_fold(summary, clip=clip, bins=bins)
+    if fold is None:  # weights: the instances are regenerated
         for scores, codes in _instances(summary, rows_at_a_time):
             part = ProbabilitySummary.from_codes(codes, TwoClassScores(scores, 1), labels=labels, clip=clip,
                                                  bins=bins, calibration_class=1)
             total = part if total is None else total.merge(part)
     else:  # counts: one pass over the distinct scores, each weighted by its instances
-        for start in range(0, len(summary), CHUNK):
-            part = ProbabilitySummary.from_score_counts(summary.scores[start:start + CHUNK],
-                                                        summary.positives[start:start + CHUNK],
-                                                        summary.negatives[start:start + CHUNK], labels=labels,
-                                                        clip=clip, bins=bins)
-            release(summary.scores, summary.positives, summary.negatives)
-            total = part if total is None else total.merge(part)
+        total = walk_summary(summary, [fold])[0] if len(summary) else None
     if total is None or total.n == 0:
         raise InvalidInput("no instances to evaluate", field="y_score")
     analysis = analyse_summary(total, prior=prior, confidence=confidence)

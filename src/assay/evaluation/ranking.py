@@ -41,15 +41,17 @@ from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inference.proportion import proportion_bounds
 from assay.inference.roc import (
+    DeLongFold,
     bootstrap_auc_ci,
     bootstrap_curve_statistic,
     bootstrap_operating_points,
     bootstrap_partial_auc,
-    delong,
     logit_interval,
 )
 from assay.metrics.confusion import BINARY_METRICS, Cells
 from assay.metrics.ranking import (
+    BestFold,
+    PrFold,
     ThresholdCounts,
     counts_at,
     first_index,
@@ -63,9 +65,11 @@ from assay.metrics.ranking import (
     precision_at,
     roc_points,
     threshold_counts,
+    walk_summary,
 )
 from assay.metrics.roc_space import (
     REFERENCE_CLASSIFIERS,
+    HullFold,
     inverted,
     iso_performance_slope,
     optimal_point,
@@ -468,7 +472,20 @@ def analyse_scores(
     notes: list[str] = []
     weighted = sc.positives.dtype.kind == "f"
 
-    dl = delong(sc, confidence=confidence)
+    prevalence = n_pos / (n_pos + n_neg)
+    pi = prevalence if deployment_prevalence is None else float(deployment_prevalence)
+    source = "test data" if deployment_prevalence is None else "given"
+    def cost_of(fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
+        return cost_at(costs, pi, fpr, tpr)
+
+    # the metrics that reduce over the distinct scores share one walk of them (both cores); the best
+    # thresholds' walk too: no curve-long array is held
+    criteria = [("youden", lambda fpr, tpr: tpr - fpr, "max"),
+                ("closest_to_corner", lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), "min"),
+                ("min_expected_cost", cost_of, "min")]
+    dl, (ap, trapezoid), found, hull = walk_summary(sc, [DeLongFold(confidence), PrFold(),
+                                                         BestFold(tuple((o, b) for _, o, b in criteria)),
+                                                         HullFold(thresholds=True)])
     if weighted:
         roc_auc = Estimate(dl.auc, None, None, WEIGHTED)
     elif auc_interval == "bootstrap":
@@ -488,7 +505,6 @@ def analyse_scores(
     gini_ci = ConfidenceInterval(2 * roc_auc.ci.low - 1, 2 * roc_auc.ci.high - 1) if roc_auc.ci else None
     gini = Estimate(2 * dl.auc - 1, gini_ci, roc_auc.method, roc_auc.note)
 
-    ap, trapezoid = pr_areas(tc)
     ap_est = Estimate(ap, None, None, WEIGHTED) if weighted else _logit_estimate(ap, n_pos, confidence)
     pr_est = Estimate(trapezoid, None, None, WEIGHTED) if weighted else _logit_estimate(trapezoid, n_pos, confidence)
 
@@ -499,26 +515,14 @@ def analyse_scores(
     partial_se = None if sensitivity_range is None else \
         _partial(sc, tc, sensitivity_range, "sensitivity", confidence, bootstrap, weighted)
 
-    hull_index = roc_hull(sc.positives, sc.negatives, tp=tc.tp, fp=tc.fp)
-    prevalence = n_pos / (n_pos + n_neg)
-    pi = prevalence if deployment_prevalence is None else float(deployment_prevalence)
-    source = "test data" if deployment_prevalence is None else "given"
-    def cost_of(fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
-        return cost_at(costs, pi, fpr, tpr)
-
-    # every choice walks the curve in chunks: no curve-long array is held
-    youden, corner, cheapest = choices_of(tc, [("youden", lambda fpr, tpr: tpr - fpr, "max"),
-                                               ("closest_to_corner", lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), "min"),
-                                               ("min_expected_cost", cost_of, "min")])
+    hull_index = hull.index
+    youden, corner, cheapest = choices_of(tc, criteria, found)
     regret_fp, regret_fn = costs.fp - costs.tn, costs.fn - costs.tp
     if not (math.isfinite(regret_fp) and math.isfinite(regret_fn)):  # beyond the largest double: both halved
         regret_fp, regret_fn = costs.fp / 2 - costs.tn / 2, costs.fn / 2 - costs.tp / 2
     slope = iso_performance_slope(cost_fp=regret_fp, cost_fn=regret_fn, negatives=1 - pi, positives=pi) \
         if costs.fn > costs.tp else math.inf
-    after, at_origin = np.maximum(hull_index - 1, 0), hull_index == 0
-    hth = np.where(at_origin, np.inf, gather(tc.thresholds, after))
-    hf = np.where(at_origin, 0.0, gather(tc.fp, after) / n_neg)
-    ht = np.where(at_origin, 0.0, gather(tc.tp, after) / n_pos)
+    hth, hf, ht = hull.thresholds, hull.fp / n_neg, hull.tp / n_pos
     opt = optimal_point(hf, ht, slope)
     optimal = ThresholdChoice("iso_performance", float(hth[opt.index]), opt.fpr, opt.tpr,
                               float(cost_of(np.array([opt.fpr]), np.array([opt.tpr]))[0]),

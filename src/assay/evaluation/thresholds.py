@@ -90,10 +90,15 @@ def choice_of(criterion: str, tc: ThresholdCounts, objective: Any, *, best: Lite
     return choices_of(tc, [(criterion, objective, best)])[0]
 
 
-def choices_of(tc: ThresholdCounts, criteria: list[tuple[str, Any, str]]) -> list[ThresholdChoice]:
-    """:func:`choice_of` of each (criterion, objective, best), all found in the same two walks of the curve."""
+def choices_of(tc: ThresholdCounts, criteria: list[tuple[str, Any, str]],
+               found: list[tuple[int, float, int]] | None = None) -> list[ThresholdChoice]:
+    """:func:`choice_of` of each (criterion, objective, best), all found in the same walk of the curve; or
+    from the points ``found`` by a walk shared with other metrics (:class:`assay.metrics.ranking.BestFold`
+    of the same objectives)."""
+    if found is None:
+        found = best_points(tc, [(o, b) for _, o, b in criteria])
     out = []
-    for (criterion, _, _), (i, value, hits) in zip(criteria, best_points(tc, [(o, b) for _, o, b in criteria])):
+    for (criterion, _, _), (i, value, hits) in zip(criteria, found):
         threshold, fpr, tpr = roc_point(tc, i)
         out.append(ThresholdChoice(criterion, threshold, fpr, tpr, value, hits))
     return out

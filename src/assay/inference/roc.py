@@ -29,11 +29,17 @@ import numpy as np
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.distributions import normal_quantile
 from assay.inference.estimate import ConfidenceInterval
-from assay.metrics.ranking import POINT_CHUNK, mcclish, operating_points, partial_auc, threshold_counts
-from assay.summaries.disk import release
+from assay.metrics.ranking import (
+    mcclish,
+    operating_points,
+    partial_auc,
+    threshold_counts,
+    walk_summary,
+)
 from assay.summaries.scores import ScoreCounts
+from assay.summaries.walk import Piece
 
-__all__ = ["DeLongResult", "delong", "placements", "bootstrap_auc_ci", "logit_interval"]
+__all__ = ["DeLongFold", "DeLongResult", "delong", "placements", "bootstrap_auc_ci", "logit_interval"]
 
 
 @dataclass(frozen=True)
@@ -75,32 +81,47 @@ def delong(sc: ScoreCounts, *, confidence: float = 0.95) -> DeLongResult:
     >>> round(r.auc, 4), round(r.se, 4)
     (0.8889, 0.1571)
     """
-    tc = threshold_counts(sc)
-    n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
+    return walk_summary(sc, [DeLongFold(confidence)])[0]
 
-    def chunks():  # the groups' class counts and placements, a chunk at a time: no n-long temporaries
-        for start in range(0, len(sc), POINT_CHUNK):
-            part = slice(start, start + POINT_CHUNK)
-            pos = sc.positives[part].astype(np.float64)
-            neg = sc.negatives[part].astype(np.float64)
-            v10 = (n_neg - tc.fp[part] + 0.5 * neg) / n_neg
-            v01 = (tc.tp[part] - 0.5 * pos) / n_pos
-            release(sc.positives, sc.negatives, tc.tp, tc.fp)
-            yield pos, neg, v10, v01
 
-    area = sum(float((pos * v10).sum()) for pos, _, v10, _ in chunks()) / n_pos
-    if n_pos < 2 or n_neg < 2:
-        return DeLongResult(area, float("nan"), confidence, None)
-    s10 = s01 = 0.0
-    for pos, neg, v10, v01 in chunks():
-        s10 += float((pos * (v10 - area) ** 2).sum())
-        s01 += float((neg * (v01 - area) ** 2).sum())
-    s10 /= n_pos - 1
-    s01 /= n_neg - 1
-    se = math.sqrt(max(s10 / n_pos + s01 / n_neg, 0.0))
-    z = float(normal_quantile(0.5 + confidence / 2.0))
-    ci = ConfidenceInterval(max(area - z * se, 0.0), min(area + z * se, 1.0))
-    return DeLongResult(area, se, confidence, ci)
+@dataclass(frozen=True)
+class DeLongFold:
+    """:func:`delong` as a fold of one walk (:func:`assay.metrics.ranking.walk_summary`): each piece gives
+    its positives' and negatives' placement sums and their spread about the piece's own mean, which
+    combine exactly (Chan, Golub and LeVeque's pairwise update): one walk, where the two-pass formula
+    needed two."""
+
+    confidence: float = 0.95
+    columns = ("positives", "negatives", "tp", "fp")
+
+    def piece(self, p: Piece) -> tuple[float, ...]:
+        n_pos, n_neg = float(p.n_positive), float(p.n_negative)
+        pos = p.positives.astype(np.float64)
+        neg = p.negatives.astype(np.float64)
+        v10 = (n_neg - p.fp + 0.5 * neg) / n_neg
+        v01 = (p.tp - 0.5 * pos) / n_pos
+        out = []
+        for weight, value in ((pos, v10), (neg, v01)):
+            mass = float(weight.sum())
+            total = float((weight * value).sum())
+            spread = float((weight * (value - total / mass) ** 2).sum()) if mass > 0 else 0.0
+            out += [mass, total, spread]
+        return tuple(out)
+
+    def combine(self, partials: list[tuple[float, ...]], reread: Any) -> DeLongResult:
+        n_pos = sum(part[0] for part in partials)
+        n_neg = sum(part[3] for part in partials)
+        area = sum(part[1] for part in partials) / n_pos
+        if n_pos < 2 or n_neg < 2:
+            return DeLongResult(area, float("nan"), self.confidence, None)
+        s10 = sum(spread + mass * (total / mass - area) ** 2
+                  for mass, total, spread, *_ in partials if mass > 0) / (n_pos - 1)
+        s01 = sum(spread + mass * (total / mass - area) ** 2
+                  for *_, mass, total, spread in partials if mass > 0) / (n_neg - 1)
+        se = math.sqrt(max(s10 / n_pos + s01 / n_neg, 0.0))
+        z = float(normal_quantile(0.5 + self.confidence / 2.0))
+        ci = ConfidenceInterval(max(area - z * se, 0.0), min(area + z * se, 1.0))
+        return DeLongResult(area, se, self.confidence, ci)
 
 
 def bootstrap_auc_ci(

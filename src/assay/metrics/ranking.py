@@ -16,6 +16,8 @@ Letters 27:861-874 (seed 003). J. A. Hanley, B. J. McNeil (1982), Radiology
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from assay.metrics.confusion import Cells
 from assay.summaries.disk import CHUNK, is_on_disk, release
 from assay.summaries.kernels import compiled
 from assay.summaries.scores import ScoreCounts, SortedKeys, ThresholdCounts
+from assay.summaries.walk import Piece, walk
 
 __all__ = [
     "ThresholdCounts",
@@ -33,6 +36,11 @@ __all__ = [
     "roc_chunks",
     "best_point",
     "best_points",
+    "BestFold",
+    "PrFold",
+    "walk_summary",
+    "walk_threshold_counts",
+    "want",
     "auc",
     "auc_from_keys",
     "partial_auc",
@@ -75,6 +83,35 @@ def threshold_counts(sc: ScoreCounts) -> ThresholdCounts:
     tc = ThresholdCounts(sc.scores, tp, fp, n_pos, n_neg)
     object.__setattr__(sc, "_threshold_counts", tc)  # a pure function of the frozen counts
     return tc
+
+
+def walk_summary(sc: ScoreCounts, folds: list[Any]) -> list[Any]:
+    """Every fold's result from one walk over the summary (:func:`assay.summaries.walk.walk`): the metrics
+    that reduce over the distinct scores share one read of them, on both cores. The folds asked of the
+    summary ahead (:func:`want`) are computed in the same walk, and every result is kept with the summary
+    (a pure function of its frozen counts): a fold already computed is not walked again."""
+    done = sc.__dict__.setdefault("_walked", {})
+    todo = list(dict.fromkeys([fold for fold in folds if fold not in done]
+                              + [fold for fold in sc.__dict__.get("_wanted", ()) if fold not in done]))
+    if todo:
+        tc = threshold_counts(sc)
+        columns = {"scores": sc.scores, "positives": sc.positives, "negatives": sc.negatives, "tp": tc.tp,
+                   "fp": tc.fp}
+        done.update(zip(todo, walk(columns, todo, n_positive=tc.n_positive, n_negative=tc.n_negative)))
+        sc.__dict__.pop("_wanted", None)
+    return [done[fold] for fold in folds]
+
+
+def want(sc: ScoreCounts, fold: Any) -> None:
+    """Ask for ``fold``'s result in the next walk of the summary, whichever metric starts it: a fold needed
+    later (the probabilistic losses, after the ranking metrics) shares the ranking metrics' walk."""
+    sc.__dict__.setdefault("_wanted", []).append(fold)
+
+
+def walk_threshold_counts(tc: ThresholdCounts, folds: list[Any]) -> list[Any]:
+    """:func:`walk_summary` for folds that read the cumulative counts only."""
+    columns = {"scores": tc.thresholds, "positives": None, "negatives": None, "tp": tc.tp, "fp": tc.fp}
+    return walk(columns, folds, n_positive=tc.n_positive, n_negative=tc.n_negative)
 
 
 def roc_points(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -121,23 +158,56 @@ def best_point(tc: ThresholdCounts, objective, *, best: str) -> tuple[int, float
 
 
 def best_points(tc: ThresholdCounts, objectives) -> list[tuple[int, float, int]]:
-    """:func:`best_point` of each (objective, best) pair, all in the same two chunked walks."""
-    targets = [-math.inf if best == "max" else math.inf for _, best in objectives]
-    for _, fpr, tpr in roc_chunks(tc):
-        for j, (objective, best) in enumerate(objectives):
+    """:func:`best_point` of each (objective, best) pair, all in one walk (:class:`BestFold`)."""
+    return walk_threshold_counts(tc, [BestFold(tuple(objectives))])[0]
+
+
+def _roc_of_piece(p: Piece) -> tuple[int, np.ndarray, np.ndarray]:
+    """(index of the first ROC point, FPR, TPR) of a piece's points (:func:`roc_points` numbering: the
+    point after entry i is i + 1; the first piece starts at the origin)."""
+    fpr = p.fp / p.n_negative
+    tpr = p.tp / p.n_positive
+    if p.start == 0:
+        return 0, np.concatenate(([0.0], fpr)), np.concatenate(([0.0], tpr))
+    return p.start + 1, fpr, tpr
+
+
+@dataclass(frozen=True)
+class BestFold:
+    """The ROC points best for each (objective, best) pair, as a fold (:func:`walk_summary`): each piece
+    gives its best value of each objective; then only the pieces whose best is within 1e-12 of the best of
+    all are read again, for the first point reaching it and the number of points that do (:func:`best_points`).
+    """
+
+    objectives: tuple[tuple[Any, str], ...]
+    columns = ("tp", "fp")
+
+    def piece(self, p: Piece) -> list[float]:
+        _, fpr, tpr = _roc_of_piece(p)
+        out = []
+        for objective, best in self.objectives:
             values = objective(fpr, tpr)
-            targets[j] = max(targets[j], float(values.max())) if best == "max" else \
-                min(targets[j], float(values.min()))
-    found = [[-1, 0, target] for target in targets]  # first, hits, value
-    for start, fpr, tpr in roc_chunks(tc):
-        for j, (objective, _) in enumerate(objectives):
-            values = objective(fpr, tpr)
-            tol = 1e-12 * max(1.0, abs(targets[j]))
-            near = np.flatnonzero(np.abs(values - targets[j]) <= tol)
-            if len(near) and found[j][0] < 0:
-                found[j][0], found[j][2] = start + int(near[0]), float(values[near[0]])
-            found[j][1] += len(near)
-    return [(first, value, hits) for first, hits, value in found]
+            out.append(float(values.max()) if best == "max" else float(values.min()))
+        return out
+
+    def combine(self, partials: list[list[float]], reread: Any) -> list[tuple[int, float, int]]:
+        found = []
+        for j, (objective, best) in enumerate(self.objectives):
+            column = [part[j] for part in partials]
+            target = max(column) if best == "max" else min(column)
+            tol = 1e-12 * max(1.0, abs(target))
+            first, hits, value = -1, 0, target
+            for i, piece_best in enumerate(column):
+                if abs(piece_best - target) > tol:
+                    continue  # a piece's points are all farther from the target than its best
+                start, fpr, tpr = _roc_of_piece(reread(i))
+                values = objective(fpr, tpr)
+                near = np.flatnonzero(np.abs(values - target) <= tol)
+                if len(near) and first < 0:
+                    first, value = start + int(near[0]), float(values[near[0]])
+                hits += len(near)
+            found.append((first, value, hits))
+        return found
 
 
 def auc(sc: ScoreCounts) -> float:
@@ -293,21 +363,35 @@ def average_precision(tc: ThresholdCounts) -> float:
 
 
 def pr_areas(tc: ThresholdCounts, prevalence: float | None = None) -> tuple[float, float]:
-    """Average precision and the trapezoidal PR area, sharing one walk over the points, in chunks
-    (no curve-long temporaries); at a ``prevalence``, of the precision there (:func:`pr_points`)."""
-    ap = trapezoid = 0.0
-    last_recall, last_precision = 0.0, 1.0
-    for start in range(0, len(tc.tp), POINT_CHUNK):
-        tp = tc.tp[start:start + POINT_CHUNK]
-        precision = precision_at(tp, tc.fp[start:start + POINT_CHUNK], tc.n_positive, tc.n_negative, prevalence)
-        recall = tp / tc.n_positive
+    """Average precision and the trapezoidal PR area, sharing one walk over the points (:class:`PrFold`);
+    at a ``prevalence``, of the precision there (:func:`pr_points`)."""
+    return walk_threshold_counts(tc, [PrFold(prevalence)])[0]
+
+
+@dataclass(frozen=True)
+class PrFold:
+    """Average precision and the trapezoidal PR area as a fold (:func:`walk_summary`): a piece's terms need
+    only its counts and the point before it (the origin's precision is 1)."""
+
+    prevalence: float | None = None
+    columns = ("tp", "fp")
+
+    def piece(self, p: Piece) -> tuple[float, float]:
+        precision = precision_at(p.tp, p.fp, p.n_positive, p.n_negative, self.prevalence)
+        recall = p.tp / p.n_positive
+        last_recall = float(p.tp_before / p.n_positive)
+        last_precision = float(precision_at(np.array([p.tp_before]), np.array([p.fp_before]), p.n_positive,
+                                            p.n_negative, self.prevalence)[0])
         gained = np.diff(recall, prepend=last_recall)
         previous = np.concatenate(([last_precision], precision[:-1]))
-        ap += float((gained * precision).sum())
-        trapezoid += float((gained * (precision + previous) / 2.0).sum())
-        last_recall, last_precision = float(recall[-1]), float(precision[-1])
-        release(tc.tp, tc.fp)
-    return ap, trapezoid
+        return float((gained * precision).sum()), float((gained * (precision + previous) / 2.0).sum())
+
+    def combine(self, partials: list[tuple[float, float]], reread: Any) -> tuple[float, float]:
+        ap = trapezoid = 0.0
+        for a, t in partials:
+            ap += a
+            trapezoid += t
+        return ap, trapezoid
 
 
 def pr_auc_trapezoid(tc: ThresholdCounts) -> float:

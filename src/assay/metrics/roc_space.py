@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from assay.checks import check_number, check_text
 from assay.errors import InvalidInput
-from assay.summaries import disk
+from assay.summaries.walk import walk
 
 __all__ = [
+    "Hull",
+    "HullFold",
     "roc_hull",
     "upper_hull",
     "iso_performance_slope",
@@ -77,35 +80,63 @@ def roc_hull(positives: np.ndarray, negatives: np.ndarray, *, tp: np.ndarray | N
     ``positives`` and ``negatives`` are the class counts of the distinct scores,
     highest score first (``ScoreCounts``). Returns indices into the ROC points
     (index 0 is (0, 0), index g + 1 is the point after score group g).
-
-    Only a point entered by a step with positives (up) and left by a step with
-    negatives (right) can be a vertex: that filter keeps about a fifth of the
-    points of a continuous score before the exact pruning on integer counts.
     ``tp`` and ``fp`` may pass the cumulative counts when they are already made.
+    The walk is :class:`HullFold`'s.
     """
-    chunk = disk.CHUNK  # read at each call (the tests walk in chunks of a few points)
-    m = len(positives)
     tp = np.cumsum(positives) if tp is None else tp
     fp = np.cumsum(negatives) if fp is None else fp
-    # the hull of the whole curve is the hull of the chunks' hulls: one chunk of points in memory at a time
-    xs, ys, ids = [np.zeros(1, dtype=np.asarray(fp[:0]).dtype)], [np.zeros(1, dtype=np.asarray(tp[:0]).dtype)], \
-        [np.zeros(1, dtype=np.int64)]
-    for start in range(0, m, chunk):
-        stop = min(m, start + chunk)
-        # point g + 1 follows group g; it is a candidate when entered up and left right (the last always is)
-        candidate = np.asarray(positives[start:stop]) > 0
-        candidate[: stop - start - 1 if stop == m else stop - start] &= np.asarray(negatives[start + 1:stop + 1]) > 0
-        if stop == m:
-            candidate[-1] = True
+    columns = {"scores": None, "positives": positives, "negatives": negatives, "tp": tp, "fp": fp}
+    n_positive = tp[-1] if len(tp) else 0
+    n_negative = fp[-1] if len(fp) else 0
+    return walk(columns, [HullFold()], n_positive=n_positive, n_negative=n_negative)[0].index
+
+
+@dataclass(frozen=True)
+class Hull:
+    """The vertices of an ROC convex hull: their indices among the ROC points (0 is the origin), their
+    cumulative counts and thresholds (+inf at the origin; None unless asked for)."""
+
+    index: np.ndarray
+    fp: np.ndarray
+    tp: np.ndarray
+    thresholds: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class HullFold:
+    """The ROC convex hull as a fold of one walk (:mod:`assay.summaries.walk`): the hull of the whole curve
+    is the hull of the pieces' hulls, so each piece gives its own hull's vertices (with their counts and,
+    ``thresholds`` asked for, their thresholds) and the last hull is taken of those.
+
+    Only a point entered by a step with positives (up) and left by a step with negatives (right) can be a
+    vertex: that filter keeps about a fifth of the points of a continuous score before the exact pruning on
+    integer counts (a piece's last point, whose next step is in the next piece, is kept for the last hull
+    to judge).
+    """
+
+    thresholds: bool = False
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return ("positives", "negatives", "tp", "fp") + (("scores",) if self.thresholds else ())
+
+    def piece(self, p: Any) -> tuple[np.ndarray, ...]:
+        candidate = np.asarray(p.positives) > 0
+        candidate[:-1] &= np.asarray(p.negatives)[1:] > 0
+        candidate[-1:] = True
         chosen = np.flatnonzero(candidate)
-        x, y = np.asarray(fp[start:stop])[chosen], np.asarray(tp[start:stop])[chosen]
+        x, y = np.asarray(p.fp)[chosen], np.asarray(p.tp)[chosen]
         keep = upper_hull(x, y)
-        xs.append(x[keep])
-        ys.append(y[keep])
-        ids.append(chosen[keep] + start + 1)
-        disk.release(positives, negatives, tp, fp)
-    x, y, idx = np.concatenate(xs), np.concatenate(ys), np.concatenate(ids)
-    return idx[upper_hull(x, y)]
+        at = chosen[keep]
+        thresholds = np.asarray(p.scores)[at] if self.thresholds else np.zeros(0)
+        return at + p.start + 1, x[keep], y[keep], thresholds
+
+    def combine(self, partials: list[tuple[np.ndarray, ...]], reread: Any) -> Hull:
+        origin = [(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=part[1].dtype), np.zeros(1, dtype=part[2].dtype),
+                   np.full(1, np.inf)) for part in partials[:1]]
+        ids, x, y, thresholds = (np.concatenate(column) for column in zip(*(origin + partials)))
+        keep = upper_hull(x, y)
+        return Hull(ids[keep], x[keep], y[keep], thresholds[keep] if self.thresholds else None)
 
 
 def iso_performance_slope(*, cost_fp: float, cost_fn: float, negatives: float, positives: float) -> float:

@@ -53,6 +53,7 @@ __all__ = [
     "bin_index",
     "calibration_values",
     "LossMoments",
+    "ProbabilityFold",
     "ProbabilitySummary",
     "TwoClassScores",
 ]
@@ -697,11 +698,25 @@ class ProbabilitySummary:
                                    np.array([total, 0.0] if c == 0 else [0.0, total]),
                                    np.array([m2, 0.0] if c == 0 else [0.0, m2]))
                 moments[name] = part if c == 0 else _sum_classes(moments[name], part)
-            zero += int(w @ (pc == 0.0))
-            clipped += int(w @ (pc < clip)) if clip is not None else 0
-            log_clipped += int(w @ (pc < LOG_LOSS_EPS))
+            zero += int(w[pc == 0.0].sum())  # counts: any order of the sum is exact
+            clipped += int(w[pc < clip].sum()) if clip is not None else 0
+            log_clipped += int(w[pc < LOG_LOSS_EPS].sum())
         both = weights[0] + weights[1]
-        where = bin_index(s, uniform_edges(bins))
+        if len(s) > 1 and (s[1:] < s[:-1]).all():  # decreasing, as a summary's: each bin a run, cut by searches
+            ends = len(s) - np.searchsorted(s[::-1], uniform_edges(bins)[1:-1], side="right")  # bins high to low
+            starts = np.concatenate(([0], ends[::-1]))
+            stops = np.concatenate((ends[::-1], [len(s)]))
+
+            def binned(values: np.ndarray) -> np.ndarray:
+                total = np.concatenate(([0.0], np.cumsum(values)))
+                return (total[stops] - total[starts])[::-1]  # of the highest bin first: reversed
+
+            counts = [binned(both), binned(weights[1])]
+            predicted = np.array([float(both[a:b] @ s[a:b]) for a, b in zip(starts, stops)])[::-1]
+        else:
+            where = bin_index(s, uniform_edges(bins))
+            counts = [np.bincount(where, weights=w, minlength=bins) for w in (both, weights[1])]
+            predicted = np.bincount(where, weights=both * s, minlength=bins)
 
         return cls(
             tuple(labels), clip, bins, 1,
@@ -709,9 +724,9 @@ class ProbabilitySummary:
             zero_probability=zero,
             clipped=clipped,
             log_loss_clipped=log_clipped,
-            bin_count=np.bincount(where, weights=both, minlength=bins).astype(np.int64),
-            bin_predicted=np.bincount(where, weights=both * s, minlength=bins),
-            bin_observed=np.bincount(where, weights=weights[1], minlength=bins).astype(np.int64),
+            bin_count=np.rint(counts[0]).astype(np.int64),
+            bin_predicted=predicted,
+            bin_observed=np.rint(counts[1]).astype(np.int64),
         )
 
     # algebra ----------------------------------------------------------------
@@ -778,3 +793,25 @@ class ProbabilitySummary:
     def __repr__(self) -> str:
         return (f"ProbabilitySummary(labels={self.labels!r}, n={self.n}, clip={self.clip!r}, "
                 f"bins={self.bins}, calibration_class={self.calibration_class!r})")
+
+
+@dataclass(frozen=True)
+class ProbabilityFold:
+    """:meth:`ProbabilitySummary.from_score_counts` as a fold of one walk over a two-class score summary
+    (:mod:`assay.summaries.walk`): each piece of distinct scores is summarised, and the pieces merged in
+    order, as the chunks of one walk were."""
+
+    labels: tuple[str, ...]
+    clip: float | None = None
+    bins: int = 10
+    columns = ("scores", "positives", "negatives")
+
+    def piece(self, p: Any) -> ProbabilitySummary:
+        return ProbabilitySummary.from_score_counts(p.scores, p.positives, p.negatives, labels=self.labels,
+                                                    clip=self.clip, bins=self.bins)
+
+    def combine(self, partials: list[ProbabilitySummary], reread: Any) -> ProbabilitySummary:
+        total = partials[0]
+        for part in partials[1:]:
+            total = total.merge(part)
+        return total

@@ -159,6 +159,8 @@ class RangeSummary:
         tp += self.tp_before[k]
         fp = np.cumsum(neg, dtype=np.int64)
         fp += self.fp_before[k]
+        for column in (scores, pos, neg, tp, fp):  # kept and handed out as views: nobody writes to them
+            column.setflags(write=False)
         return scores, pos, neg, tp, fp
 
     def range(self, k: int) -> tuple[np.ndarray, ...]:
@@ -236,7 +238,7 @@ class RangeSummary:
             values = self.range(k)[column]
             lo, hi = max(start - int(self.starts[k]), 0), min(stop - int(self.starts[k]), len(values))
             parts.append(values[lo:hi])
-        return parts[0].copy() if len(parts) == 1 else np.concatenate(parts)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     def close(self) -> None:
         if self._pool is not None:
