@@ -123,6 +123,7 @@ class RankingAnalysis(Displayable):
     band: dict[str, Any] | None = None  # the ROC confidence band, when asked for (roc_band)
     partial_auc_sensitivity: dict[str, Any] | None = None  # over a range of sensitivities
     pr_at_prevalence: dict[str, Any] | None = None  # the PR summaries at the deployment prevalence, when given
+    hull_vertices: Hull | None = field(default=None, compare=False, repr=False)  # hull_index's, as the walk found them
     constrained: tuple[ConstrainedThreshold, ...] = ()
     direction: str = "higher"  # "lower": the summary holds the negated scores; thresholds are shown as given
 
@@ -190,7 +191,7 @@ class RankingAnalysis(Displayable):
         tp, fp = gather(tc.tp, ends), gather(tc.fp, ends)
         thin = ScoreCounts(gather(tc.thresholds, ends), np.diff(tp, prepend=0), np.diff(fp, prepend=0),
                            self.summary.labels)
-        return replace(self, summary=thin, hull_index=roc_hull(thin.positives, thin.negatives),
+        return replace(self, summary=thin, hull_index=roc_hull(thin.positives, thin.negatives), hull_vertices=None,
                        drawn_from=len(self.summary))
 
     @property
@@ -206,6 +207,9 @@ class RankingAnalysis(Displayable):
     def hull(self) -> dict[str, np.ndarray]:
         """The vertices of the ROC convex hull (read at their indices: no whole curve is made)."""
         tc, idx = self.counts, self.hull_index
+        if self.hull_vertices is not None:  # found by the walk with their counts and thresholds: nothing to read
+            v = self.hull_vertices
+            return {"threshold": self.shown(v.thresholds), "fpr": v.fp / tc.n_negative, "tpr": v.tp / tc.n_positive}
         after, at_origin = np.maximum(idx - 1, 0), idx == 0
         return {"threshold": self.shown(np.where(at_origin, np.inf, gather(tc.thresholds, after))),
                 "fpr": np.where(at_origin, 0.0, gather(tc.fp, after) / tc.n_negative),
@@ -562,6 +566,7 @@ def analyse_scores(
         operating_points=points,
         summary=sc, confidence=confidence, roc_auc=roc_auc, gini=gini, average_precision=ap_est, pr_auc=pr_est,
         partial_auc=partial, partial_auc_sensitivity=partial_se, pr_at_prevalence=pr_at, hull_index=hull_index,
+        hull_vertices=hull,
         constrained=tuple(constrained(tc, c, confidence, weighted) for c in constraint_list(constraints)),
         best={"youden": youden, "closest_to_corner": corner,
                                                           "min_expected_cost": cheapest},
