@@ -122,7 +122,6 @@ class PlacementTable:
         bounds[0] = 0
         out = np.empty(len(keys), dtype=np.float64)
         ascending = np.arange(min(CHUNK, len(sc)) - 1, -1, -1)  # a chunk's entries, lowest score first
-        cumulative_fp, cumulative_tp = self.fp, self.tp  # read at the entries looked up (mapped, or counted)
         for c in range(len(self.starts)):
             begin, end = int(bounds[c]), int(bounds[c + 1])
             if end == begin:
@@ -131,12 +130,18 @@ class PlacementTable:
             # a binary search of increasing scores in the chunk's decreasing ones, as they are (no copy)
             rank = np.searchsorted(sc.scores[lo:hi], -keys[begin:end][::-1],
                                    sorter=ascending[len(ascending) - (hi - lo):])
-            group = (hi - 1 - rank)[::-1]
-            fp, tp = cumulative_fp[group].astype(np.float64), cumulative_tp[group].astype(np.float64)
-            previous = np.maximum(group - 1, 0)
-            first = group == 0
-            fp_before = np.where(first, 0.0, cumulative_fp[previous].astype(np.float64))
-            tp_before = np.where(first, 0.0, cumulative_tp[previous].astype(np.float64))
+            local = (hi - lo - 1 - rank)[::-1]  # the entries looked up, in the chunk
+            # the chunk's cumulative counts, read once as a slice (mapped, or counted off a range), and the
+            # entry before it
+            chunk_fp = np.asarray(self.fp[lo:hi], dtype=np.float64)
+            chunk_tp = np.asarray(self.tp[lo:hi], dtype=np.float64)
+            fp_above = float(self.fp[lo - 1]) if lo else 0.0
+            tp_above = float(self.tp[lo - 1]) if lo else 0.0
+            fp, tp = chunk_fp[local], chunk_tp[local]
+            previous = np.maximum(local - 1, 0)
+            first = local == 0
+            fp_before = np.where(first, fp_above, chunk_fp[previous])
+            tp_before = np.where(first, tp_above, chunk_tp[previous])
             rows = order[begin:end]
             out[rows] = np.where(is_positive[rows], (self.n_negative - fp + 0.5 * (fp - fp_before)) / self.n_negative,
                                  (tp - 0.5 * (tp - tp_before)) / self.n_positive)
