@@ -265,19 +265,22 @@ def test_cli_proba_as_class_column_pairs(tmp_path, capsys):
     coded = tmp_path / "coded.csv"
     pd.DataFrame({"y": y, "p0": p[:, 0], "p1": p[:, 1], "p2": p[:, 2]}).to_csv(coded, index=False)
     common = ["--truth", "y", "--bootstrap", "200", "--format", "json"]
-    status, reference, err = _run(["report", str(named), "--proba", "setosa,versicolor,virginica", *common], capsys)
-    assert status == 0, err
+
+    def report(source, proba, name):  # the JSON written to a file: what is compared does not pass through capsys
+        status, _, err = _run(["report", str(source), "--proba", proba, *common, "-o", str(tmp_path / name)], capsys)
+        assert status == 0, err
+        return json.loads((tmp_path / name).read_text())
+
+    reference = report(named, "setosa,versicolor,virginica", "reference.json")
     pairs = "setosa=p0,versicolor=p1,virginica=p2"
-    status, got, err = _run(["report", str(coded), "--proba", pairs, *common], capsys)
-    assert status == 0, err
-    strip = lambda d: {k: v for k, v in json.loads(d).items() if k not in ("input", "source")}  # noqa: E731
+    got = report(coded, pairs, "got.json")
+    strip = lambda d: {k: v for k, v in d.items() if k not in ("input", "source")}  # noqa: E731
     assert strip(got) == strip(reference)
     parts = tmp_path / "parts"
     parts.mkdir()
     (parts / "a.csv").write_bytes(coded.read_bytes())
-    status, streamed, err = _run(["report", str(parts), "--proba", pairs, *common], capsys)
-    assert status == 0, err
-    assert json.loads(streamed)["ranking"]["roc_auc_ovr"] == json.loads(reference)["ranking"]["roc_auc_ovr"]
+    streamed = report(parts, pairs, "streamed.json")
+    assert streamed["ranking"]["roc_auc_ovr"] == reference["ranking"]["roc_auc_ovr"]
     status, out, err = _run(["report", str(coded), "--proba", "setosa=p0,setosa=p1", "--truth", "y"], capsys)
     assert status == 2 and "given twice" in err and err.count("\n") == 1
 
