@@ -4,8 +4,9 @@ keys) and equal to an independent computation on the whole summary: DeLong's AUC
 formula over the instances' placements), average precision and the trapezoidal PR area (scikit-learn's
 ``average_precision_score`` and ``auc`` of ``precision_recall_curve``), the ROC convex hull (the upper hull
 of every ROC point), the best thresholds (a brute force over every point), the probabilistic losses (one
-summary of all the distinct scores). Tolerances: 1e-12 relative between walks (only the order of the sums
-changes; counts and hull vertices are equal exactly), 1e-9 against the references."""
+summary of all the distinct scores), the calibration bins of decreasing scores (``bin_index``). Tolerances:
+1e-12 relative between walks (only the order of the sums changes; counts and hull vertices are equal
+exactly), 1e-9 against the references."""
 
 import math
 
@@ -18,6 +19,7 @@ from sklearn.metrics import average_precision_score, precision_recall_curve
 
 from assay.evaluation.stream import evaluate_batches
 from assay.inference.roc import DeLongFold, delong
+from assay.metrics import ranking
 from assay.metrics.ranking import (
     BestFold,
     PrFold,
@@ -27,7 +29,13 @@ from assay.metrics.ranking import (
     want,
 )
 from assay.metrics.roc_space import HullFold, upper_hull
-from assay.summaries.probabilities import ProbabilityFold, ProbabilitySummary
+from assay.summaries import disk
+from assay.summaries.probabilities import (
+    ProbabilityFold,
+    ProbabilitySummary,
+    bin_index,
+    uniform_edges,
+)
 from assay.summaries.scores import ScoreCounts
 from assay.summaries.walk import walk
 
@@ -129,11 +137,30 @@ def test_the_probabilistic_fold_equals_one_summary_of_every_score():
         assert getattr(got, name).total == pytest.approx(getattr(whole, name).total, rel=1e-12)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 400), st.sampled_from([1, 2, 3, 7, 10, 64, 10_000]))
+def test_calibration_bins_of_decreasing_scores_are_those_of_bin_index(seed, n, bins):
+    """The bins of a summary's decreasing scores, cut by binary searches, equal scikit-learn's assignment
+    (``bin_index``, closed on the right, the first holding 0) summed with ``bincount``: counts exactly, the
+    mean predicted probability to 1e-12; scores on the edges, at 0 and 1, and empty bins included."""
+    rng = np.random.default_rng(seed)
+    edges = uniform_edges(bins)
+    pool = np.concatenate([rng.random(n), np.round(rng.random(n), 1), edges, [0.0, 1.0]])
+    s = np.unique(rng.choice(pool, n))[::-1].copy()
+    pos, neg = rng.integers(0, 3, len(s)), rng.integers(0, 3, len(s))
+    got = ProbabilitySummary.from_score_counts(s, pos, neg, labels=("no", "yes"), bins=bins)
+    where = bin_index(s, edges)
+    both = (pos + neg).astype(np.float64)
+    assert got.bin_count.tolist() == np.bincount(where, weights=both, minlength=bins).astype(np.int64).tolist()
+    assert got.bin_observed.tolist() == np.bincount(where, weights=pos.astype(np.float64),
+                                                    minlength=bins).astype(np.int64).tolist()
+    assert got.bin_predicted == pytest.approx(np.bincount(where, weights=both * s, minlength=bins), rel=1e-12,
+                                              abs=1e-12)
+
+
 def test_a_fold_asked_ahead_shares_the_walk_and_is_not_walked_again(monkeypatch):
     sc = ScoreCounts.from_arrays([1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.4, 0.3, 0.2])
     walks = []
-    from assay.metrics import ranking
-
     real = ranking.walk
     monkeypatch.setattr(ranking, "walk", lambda *a, **k: walks.append(len(a[1])) or real(*a, **k))
     fold = ProbabilityFold(("0", "1"))
@@ -146,8 +173,6 @@ def test_a_fold_asked_ahead_shares_the_walk_and_is_not_walked_again(monkeypatch)
 
 def test_a_report_beyond_memory_equals_the_one_in_memory_in_pieces_on_two_threads(monkeypatch):
     """The report's walk in pieces of 7 entries equals one piece in memory (the CLI's paths run the same)."""
-    from assay.summaries import disk
-
     rng = np.random.default_rng(11)
     y = rng.random(3_000) < 0.4
     s = np.round(np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0, 1), 3)

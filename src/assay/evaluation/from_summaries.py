@@ -240,7 +240,7 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     notes += threshold_notes(used, low_end, high_end, direction=direction, predicted=counts.sum(axis=0),
                              labels=all_labels, positive=chosen)
     result = confusion_evaluation(ConfusionCounts(all_labels, counts), chosen, used, options, notes)
-    probabilities = not lower and summary.scores[-1] >= 0 and summary.scores[0] <= 1
+    probabilities = not lower and low_end >= 0 and high_end <= 1  # not lower: the scores as given
     fold = probability_fold(summary, clip=options.clip, bins=options.calibration_bins) if probabilities else None
     if fold is not None:  # the losses share the ranking metrics' walk of the summary
         want(summary, fold)

@@ -712,7 +712,10 @@ class ProbabilitySummary:
                 return (total[stops] - total[starts])[::-1]  # of the highest bin first: reversed
 
             counts = [binned(both), binned(weights[1])]
-            predicted = np.array([float(both[a:b] @ s[a:b]) for a, b in zip(starts, stops)])[::-1]
+            # each bin's own sum (no difference of running totals: no cancellation); an empty bin's is 0
+            predicted = np.add.reduceat(both * s, np.minimum(starts, len(s) - 1))
+            predicted[starts == stops] = 0.0
+            predicted = predicted[::-1]
         else:
             where = bin_index(s, uniform_edges(bins))
             counts = [np.bincount(where, weights=w, minlength=bins) for w in (both, weights[1])]
