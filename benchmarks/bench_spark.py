@@ -10,7 +10,10 @@ them into one DataFrame and times, best of ``--runs``:
   alone, on the same DataFrame's (score, label) pairs (the Python wrapper takes no ``numBins`` and
   builds the Scala class with its default, ``numBins=0``: no binning).
 
-Prints the ratio of the times and both AUCs. A local session on a shared machine: compare ratios.
+Prints the ratio of the times and both AUCs, the bytes that reached the driver during assay's run (every
+``collect``, ``toLocalIterator``, ``toArrow``, ``toPandas`` and ``runJob`` is wrapped and its result's pickled
+or Arrow size counted) and the driver's peak memory (the Python process; in local mode the JVM holds the
+executors too). A local session on a shared machine: compare ratios.
 
     python benchmarks/bench_spark.py --rows 10000000
 """
@@ -19,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
+import resource
 import sys
 import tempfile
 import time
@@ -35,6 +40,43 @@ def best(f, runs: int) -> tuple[float, object]:
         out = f()
         times.append(time.perf_counter() - t)
     return min(times), out
+
+
+DRIVER_BYTES = [0]
+
+
+def size(out: object) -> int:
+    """The bytes a result brought to the driver: an Arrow table's buffers, else its pickle."""
+    if hasattr(out, "nbytes") and hasattr(out, "schema"):
+        return int(out.nbytes)
+    try:
+        return len(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:  # noqa: BLE001 - a pandas frame of objects, say: its memory
+        return int(out.memory_usage(deep=True).sum()) if hasattr(out, "memory_usage") else 0
+
+
+def count_driver_bytes() -> None:
+    """Wrap what brings results to the driver so that :data:`DRIVER_BYTES` counts their sizes."""
+    from pyspark import RDD, SparkContext
+    from pyspark.sql import DataFrame
+
+    def counted(cls: type, name: str) -> None:
+        real = getattr(cls, name)
+
+        def wrapper(*args, **kwargs):
+            out = real(*args, **kwargs)
+            if name == "toLocalIterator":
+                return (DRIVER_BYTES.__setitem__(0, DRIVER_BYTES[0] + size(x)) or x for x in out)
+            DRIVER_BYTES[0] += size(out)
+            return out
+
+        setattr(cls, name, wrapper)
+
+    counted(SparkContext, "runJob")
+    counted(RDD, "collect")
+    for name in ("collect", "toLocalIterator", "toArrow", "toPandas"):
+        if hasattr(DataFrame, name):
+            counted(DataFrame, name)
 
 
 def main() -> None:
@@ -67,7 +109,11 @@ def main() -> None:
         pairs = df.select(F.col("p").cast("double"), F.col("y").cast("double")).rdd.map(tuple)
         return BinaryClassificationMetrics(pairs).areaUnderROC  # pyspark's wrapper: numBins=0, exact
 
+    count_driver_bytes()
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     t_ours, auc_ours = best(ours, args.runs)
+    driver_bytes = DRIVER_BYTES[0] / args.runs
+    rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     t_theirs, auc_theirs = best(theirs, args.runs)
     print(f"{rows:,} rows, float32 scores, Spark {spark.version} local[2]; best of {args.runs} runs")
     print(f"  assay.spark.evaluate (exact AUC + DeLong, AP, hull, thresholds, losses): {t_ours:7.1f} s, "
@@ -75,6 +121,8 @@ def main() -> None:
     print(f"  BinaryClassificationMetrics(numBins=0).areaUnderROC alone:              {t_theirs:7.1f} s, "
           f"AUC {auc_theirs:.12f}")
     print(f"  time ratio assay / Spark: {t_ours / t_theirs:.2f}x; AUCs differ by {abs(auc_ours - auc_theirs):.1e}")
+    print(f"  assay's run: {driver_bytes / 2**20:,.1f} MiB reached the driver; the driver's (Python's) peak "
+          f"RSS {rss_after:.2f} GiB ({rss_before:.2f} GiB before assay's run)")
     spark.stop()
 
 

@@ -56,6 +56,8 @@ Two rules for assay's own modules
   through one door, :mod:`assay.evaluation.display`, which imports them on first use: at the top it
   would close a circle (the report imports the results it renders), and importing a result would
   load the report layer.
+* ``assay (from assay.engines.spark_ranges only)``: the probe of whether Spark's executors import assay
+  runs on an executor, where assay may be missing: it imports assay inside itself, and says so.
 
 Start-up when the lower layers' imports moved to the top (issue 19)
 --------------------------------------------------------------------
@@ -92,6 +94,7 @@ LAZY: dict[str, str] = {
     "assay (from assay.cli only)": "each command imports the library inside its function: assay --help stays fast",
     "numpy (from assay.cli only)": "the commands that compute load it with the library: assay --help does not (0.08 s)",
     "assay.report.renderers (from assay.evaluation.display only)": "the one door from a result to its renderers",
+    "assay (from assay.engines.spark_ranges only)": "the probe run on an executor: does it import assay?",
 }
 """Module prefix (or ``"X (from Y only)"``) -> why it is imported inside functions; the table above has the
 times and the commands."""

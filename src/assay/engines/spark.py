@@ -41,7 +41,9 @@ from typing import Any
 
 import numpy as np
 
+from assay import __version__
 from assay.engines.files import summary_budget
+from assay.engines.spark_ranges import Remote, SparkRanges, executors_have_assay, window_for
 from assay.errors import InvalidInput
 from assay.evaluation.applicability import refuse_inapplicable
 from assay.evaluation.directions import directed
@@ -187,7 +189,8 @@ def _evaluate(df: Any, truth: str, pred: str | None, score: str | None,
         raise InvalidInput("give exactly one of pred or score")
     other = pred or score
     check_columns(df, [truth, other])
-    first_bad(df, truth, other, numeric=score is not None)
+    if pred is not None:  # a score column is checked as it is counted
+        first_bad(df, truth, other, numeric=False)
     chosen, data = options_and_data(options, ("positive", "labels", "memory"))
     if pred is not None:
         refuse_inapplicable("labels", chosen.asked())
@@ -213,7 +216,6 @@ def rank(df: Any, *, truth: str, score: str, positive: Any = None, **options: An
     chosen, data = options_and_data(options, ("memory",))
     with spark_errors():
         check_columns(df, [truth, score])
-        first_bad(df, truth, score, numeric=True)
         summary, _, _, _ = _scores(df, truth, score, positive, summary_budget(data.get("memory", DEFAULT_MEMORY)))
     notes: list[str] = []
     summary, direction = directed(summary, chosen.direction, notes)
@@ -464,7 +466,18 @@ def _confusion(df: Any, truth: str, pred: str, labels: Any) -> Any:
 
 
 PARTITION_SCORES = 1 << 20
-"""Distinct scores per range partition of the score summary: what the driver holds of it at a time."""
+"""Distinct scores per range partition of the score summary: a piece the executors walk (or, where they
+cannot import assay, what the driver holds of it at a time)."""
+
+EXECUTORS_WALK = True
+"""Whether the executors walk the score summary where they can import assay (else the driver does)."""
+
+HELD_SCORES = 1 << 16
+"""Distinct scores the driver takes whole at most (about 1.5 MB): a small summary is read in fewer Spark jobs
+than the executors' walk and its reads need."""
+
+FETCHED: Callable[[int], None] | None = None
+"""Told the number of entries of the summary each read on the driver fetches from the executors."""
 
 
 def _scores(df: Any, truth: str, score: str, positive: Any, memory: int | None = None,
@@ -477,22 +490,25 @@ def _scores(df: Any, truth: str, score: str, positive: Any, memory: int | None =
 def score_summary(df: Any, truth: str, score: str, positive: Any, memory: int | None = None,
                   progress: Callable[[int, int | None], None] | None = None, *, score_name: str | None
                   ) -> tuple[Any, tuple[str, ...], str, str, list[Any]]:
-    """The score summary, counted on the executors and streamed to the driver a range of scores at a time;
-    its classes, the positive class (chosen as for a score column named ``score_name``), why, and the raw
-    values of the truth that mean the positive class.
+    """The score summary, counted and kept on the executors; its classes, the positive class (chosen as
+    for a score column named ``score_name``), why, and the raw values of the truth that mean the positive
+    class. A missing or non-finite value is named (:func:`first_bad`).
 
-    The executors count the positives and negatives at each distinct score (``groupBy``), range-partition
-    those counts on the score, highest first (``repartitionByRange``), sort each partition, and turn it
-    into one Arrow IPC message (``mapInArrow``); the driver takes the partitions one after another
-    (``toLocalIterator``) into the same merge tree as files read in batches, which spills to disk past
-    ``memory``. No row and no whole summary is collected.
+    The executors count the positives and negatives at each distinct score (``groupBy``, kept while it is
+    read), range-partition those counts on the score, highest first (``repartitionByRange``), sort each
+    partition, and turn it into one Arrow IPC message (``mapInArrow``). Where the executors import assay,
+    the partitions stay cached there (:class:`~assay.engines.spark_ranges.SparkRanges`: they walk them,
+    the driver combines the partial results and fetches single entries). Otherwise the driver takes the
+    partitions one after another (``toLocalIterator``) into the same merge tree as files read in batches,
+    which spills to disk past ``memory``. No row and no whole summary is collected.
     """
     F = functions()
     if progress is not None:
         progress(0, None)
-    raw = [row[0] for row in df.select(truth).distinct().limit(3).collect()]
+    raw = [row[0] for row in df.select(truth).where(F.col(truth).isNotNull()).distinct().limit(3).collect()]
     enc = encode_labels({"y_true": np.array(raw, dtype=object)})
     if not enc.labels:
+        first_bad(df, truth, score, numeric=True)
         raise InvalidInput("no instances to evaluate", field=f"column {truth!r}")
     if len(enc.labels) != 2:
         what = "a single class" if len(enc.labels) == 1 else f"{len(enc.labels)} classes"
@@ -501,17 +517,46 @@ def score_summary(df: Any, truth: str, score: str, positive: Any, memory: int | 
     p = enc.labels.index(chosen)
     positives_raw = [value for value, code in zip(raw, enc.codes["y_true"]) if code == p]
     is_positive = F.col(truth).isin(positives_raw).cast("long")
-    counts = (df.select(_as_number(df, score).alias("s"), is_positive.alias("y"))
-              .groupBy("s").agg(F.sum("y").alias("pos"), (F.count(F.lit(1)) - F.sum("y")).alias("neg")))
-    sizes = counts.agg(F.count(F.lit(1)).alias("distinct"), F.sum(F.col("pos") + F.col("neg")).alias("rows")).first()
-    distinct, rows = int(sizes["distinct"]), int(sizes["rows"] or 0)
-    if distinct == 0:
-        raise InvalidInput("no instances to evaluate", field=f"column {truth!r}")
-    if progress is not None:
-        progress(0, rows)
+    number = _as_number(df, score)
+    bad = (F.col(truth).isNull() | number.isNull() | F.isnan(number) | (number == float("inf"))
+           | (number == float("-inf"))).cast("long")
+    # counted once and kept: the sizes, the range partitioning's sample and the partitions all read it
+    counts = (df.select(number.alias("s"), is_positive.alias("y"), bad.alias("bad"))
+              .groupBy("s").agg(F.sum("y").alias("pos"), (F.count(F.lit(1)) - F.sum("y")).alias("neg"),
+                                F.sum("bad").alias("bad"))
+              .persist(_storage()))
+    try:
+        sizes = counts.agg(F.count(F.lit(1)).alias("distinct"), F.sum(F.col("pos") + F.col("neg")).alias("rows"),
+                           F.sum("bad").alias("bad")).first()
+        if int(sizes["bad"] or 0):  # name the first bad row, as the in-memory checks do
+            first_bad(df, truth, score, numeric=True)
+        distinct, rows = int(sizes["distinct"]), int(sizes["rows"] or 0)
+        if distinct == 0:
+            raise InvalidInput("no instances to evaluate", field=f"column {truth!r}")
+        if progress is not None:
+            progress(0, rows)
+        summary = _summary_of(counts.select("s", "pos", "neg"), distinct, rows, (enc.labels[1 - p], chosen),
+                              score, memory, progress)
+        return summary, enc.labels, chosen, why, positives_raw
+    finally:
+        counts.unpersist(blocking=False)
+
+
+def _summary_of(counts: Any, distinct: int, rows: int, labels: tuple[str, str], score: str, memory: int | None,
+                progress: Callable[[int, int | None], None] | None) -> ScoreCounts:
+    """The summary of the counts at each distinct score: kept on the executors where they import assay,
+    else streamed to the driver's merge tree."""
+    F = functions()
     ordered = (counts.repartitionByRange(max(1, -(-distinct // PARTITION_SCORES)), F.col("s").desc())
                .sortWithinPartitions(F.col("s").desc()))
-    labels = (enc.labels[1 - p], chosen)
+    sc = counts.sparkSession.sparkContext
+    if EXECUTORS_WALK and distinct > HELD_SCORES and executors_have_assay(sc, __version__):
+        blobs = ordered.mapInArrow(_as_ipc(), "ipc binary").rdd.map(_blob())
+        blobs.persist(_storage())
+        remote = Remote(sc, blobs, window_for(distinct), fetched=FETCHED)
+        if progress is not None:
+            progress(rows, rows)
+        return ScoreCounts.of_ranges(SparkRanges(remote), labels)
     tree = MergeTree(memory)
     done = 0
     for row in ordered.mapInArrow(_as_ipc(), "ipc binary").toLocalIterator():
@@ -528,7 +573,7 @@ def score_summary(df: Any, truth: str, score: str, positive: Any, memory: int | 
         done += int(pos.sum() + neg.sum())
         if progress is not None:
             progress(done, rows)
-    return tree.result(), enc.labels, chosen, why, positives_raw
+    return tree.result()
 
 
 def _as_ipc() -> Callable[[Iterator[Any]], Iterator[Any]]:
@@ -552,6 +597,17 @@ def _as_ipc() -> Callable[[Iterator[Any]], Iterator[Any]]:
             yield pa.RecordBatch.from_arrays([pa.array([sink.getvalue().to_pybytes()], pa.binary())], names=["ipc"])
 
     return as_ipc
+
+
+def _blob() -> Callable[[Any], bytes]:
+    """A row's IPC blob (by value, as :func:`_as_ipc`)."""
+    return lambda row: row[0]
+
+
+def _storage() -> Any:
+    from pyspark import StorageLevel
+
+    return StorageLevel.MEMORY_AND_DISK
 
 
 def _from_ipc(blob: bytes) -> Any:

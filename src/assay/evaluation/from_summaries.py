@@ -183,6 +183,13 @@ SPILLED = ("the summary of {n:,} distinct scores was larger than the memory budg
 """The note of a score summary spilled to disk."""
 
 
+def kept_note(summary: ScoreCounts) -> str:
+    """Where a summary not held in memory was kept: spilled (:data:`SPILLED`), or its own note (a summary
+    kept on Spark's executors says so)."""
+    note = getattr(getattr(summary.scores, "summary", None), "note", None)
+    return (note or SPILLED).format(n=len(summary))
+
+
 def evaluate_confusion_counts(cm: ConfusionCounts, options: Options, *, positive: Any = None,
                               predicted_labels: bool = True) -> Evaluation:
     """The evaluation of merged confusion counts: what every engine ends with for predicted labels
@@ -227,7 +234,7 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
         totals = np.zeros(2, dtype=np.int64)
         totals[p], totals[1 - p] = int(summary.n_positive), int(summary.n_negative)
         if summary.on_disk:
-            notes.append(SPILLED.format(n=len(summary)))
+            notes.append(kept_note(summary))
         return threshold_free_evaluation(summary, ConfusionCounts(all_labels, np.diag(totals)), chosen, notes,
                                          options, direction=direction)
     else:
@@ -250,7 +257,7 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     notes = list(result.notes)
     result = replace(result, direction=direction)
     if summary.on_disk:
-        notes.append(SPILLED.format(n=len(summary)))
+        notes.append(kept_note(summary))
     if lower:
         notes.append("lower scores mean the positive class, so they are not its probabilities: no probabilistic "
                      "losses or calibration")

@@ -18,6 +18,7 @@ from assay.inference.proportion import proportion_bounds
 from assay.inference.roc import bootstrap_operating_points
 from assay.metrics.ranking import ThresholdCounts, first_index, operating_points
 from assay.summaries.disk import is_on_disk
+from assay.summaries.ranges import known_entries
 from assay.summaries.scores import ScoreCounts
 
 __all__ = ["OperatingPoint", "curve_at", "ConstrainedThreshold", "CONSTRAINED_RATES", "constrained", "constraint_list",
@@ -171,15 +172,16 @@ def curve_at(tc: ThresholdCounts, targets: np.ndarray, given: str, *, windows: b
     def counts(j: int) -> tuple[float, float]:
         return (0.0, 0.0) if j == 0 else (float(tc.tp[j - 1]), float(tc.fp[j - 1]))
 
+    known = known_entries(tc.tp, shift=1)  # point j is after entry j - 1
     values, exact = np.empty((1, len(targets))), np.empty((1, len(targets)), dtype=np.int64)
     thresholds = np.empty(len(targets))
     sens, spec = np.empty(len(targets)), np.empty(len(targets))
     for k, t in enumerate(targets):
         if given == "specificity":  # the last point whose specificity reaches t, and the one after it
-            i = min(max(first_index(last + 1, lambda j, t=t: (n_neg - counts(j)[1]) / n_neg < t) - 1, 0), last)
+            i = min(max(first_index(last + 1, lambda j, t=t: (n_neg - counts(j)[1]) / n_neg < t, known) - 1, 0), last)
             lo, hi = i, min(i + 1, last)
         else:  # the first point whose sensitivity reaches t, and the one before it
-            i = min(first_index(last + 1, lambda j, t=t: not counts(j)[0] / n_pos < t), last)
+            i = min(first_index(last + 1, lambda j, t=t: not counts(j)[0] / n_pos < t, known), last)
             lo, hi = max(i - 1, 0), i
         window = np.array([counts(j) for j in range(lo, hi + 1)])
         value, at = operating_points(window[:, 0], window[:, 1], tc.n_positive, tc.n_negative, np.array([t]),

@@ -46,7 +46,6 @@ from assay.metrics.probabilistic import (
 )
 from assay.metrics.ranking import first_index, threshold_counts, walk_summary
 from assay.summaries.probabilities import CHUNK as ROW_CHUNK
-from assay.summaries.spill import CHUNK, release
 from assay.summaries.probabilities import (
     LOG_LOSS_EPS,
     ProbabilityFold,
@@ -56,6 +55,8 @@ from assay.summaries.probabilities import (
     brier_scale,
     calibration_values,
 )
+from assay.summaries.ranges import known_entries
+from assay.summaries.spill import CHUNK, release
 
 __all__ = [
     "CalibrationStrategy",
@@ -640,9 +641,11 @@ def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float 
     below = np.minimum(below.astype(np.int64), n - 1)
     above = np.minimum(below + 1, n - 1)
 
+    known = known_entries(tc.tp)
+
     def smallest(k: int) -> float:  # the k-th smallest score (0-based): the (n - 1 - k)-th largest
         j = n - 1 - k
-        i = first_index(len(tc.tp), lambda i: float(tc.tp[i] + tc.fp[i]) > j)
+        i = first_index(len(tc.tp), lambda i: float(tc.tp[i] + tc.fp[i]) > j, known)
         return float(tc.thresholds[i])
 
     a = np.array([smallest(int(k)) for k in below])

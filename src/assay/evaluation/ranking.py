@@ -75,6 +75,7 @@ from assay.metrics.roc_space import (
     optimal_point,
     roc_hull,
 )
+from assay.summaries.ranges import known_entries
 from assay.summaries.scores import ScoreCounts
 from assay.summaries.spill import CHUNK, gather, release
 
@@ -184,7 +185,8 @@ class RankingAnalysis(Displayable):
         chosen = [c.threshold for c in self.best.values()] + [self.optimal.threshold] + \
             ([self.operating_point.threshold] if self.operating_point is not None else [])
         # a chosen threshold's entry: the last of the distinct scores at or above it (a binary search on disk)
-        keep.append(np.array([first_index(m, lambda j, t=t: not tc.thresholds[j] >= t) - 1
+        known = known_entries(tc.thresholds)
+        keep.append(np.array([first_index(m, lambda j, t=t: not tc.thresholds[j] >= t, known) - 1
                               for t in chosen if math.isfinite(t)], dtype=np.int64))
         ends = np.unique(np.concatenate(keep))
         ends = ends[ends >= 0]

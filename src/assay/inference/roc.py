@@ -108,7 +108,7 @@ class DeLongFold:
             out += [mass, total, spread]
         return tuple(out)
 
-    def combine(self, partials: list[tuple[float, ...]], reread: Any) -> DeLongResult:
+    def combine(self, partials: list[tuple[float, ...]], look: Any) -> DeLongResult:
         n_pos = sum(part[0] for part in partials)
         n_neg = sum(part[3] for part in partials)
         area = sum(part[1] for part in partials) / n_pos

@@ -24,6 +24,7 @@ import numpy as np
 from assay.metrics.confusion import Cells
 from assay.summaries.disk import CHUNK, is_on_disk, release
 from assay.summaries.kernels import compiled
+from assay.summaries.ranges import known_entries
 from assay.summaries.scores import ScoreCounts, SortedKeys, ThresholdCounts
 from assay.summaries.walk import Piece, walk
 
@@ -37,6 +38,8 @@ __all__ = [
     "best_point",
     "best_points",
     "BestFold",
+    "NearFold",
+    "PartialAucFold",
     "PrFold",
     "walk_summary",
     "walk_threshold_counts",
@@ -176,7 +179,8 @@ def _roc_of_piece(p: Piece) -> tuple[int, np.ndarray, np.ndarray]:
 class BestFold:
     """The ROC points best for each (objective, best) pair, as a fold (:func:`walk_summary`): each piece
     gives its best value of each objective; then only the pieces whose best is within 1e-12 of the best of
-    all are read again, for the first point reaching it and the number of points that do (:func:`best_points`).
+    all are looked at again (:class:`NearFold`), for the first point reaching it and the number of points
+    that do (:func:`best_points`).
     """
 
     objectives: tuple[tuple[Any, str], ...]
@@ -190,24 +194,50 @@ class BestFold:
             out.append(float(values.max()) if best == "max" else float(values.min()))
         return out
 
-    def combine(self, partials: list[list[float]], reread: Any) -> list[tuple[int, float, int]]:
+    def combine(self, partials: list[list[float]], look: Any) -> list[tuple[int, float, int]]:
+        columns = [[part[j] for part in partials] for j in range(len(self.objectives))]
+        targets = tuple(max(column) if best == "max" else min(column)
+                        for column, (_, best) in zip(columns, self.objectives))
+        tols = tuple(1e-12 * max(1.0, abs(target)) for target in targets)
+        # a piece whose best is farther from every target has no point near one
+        near = [i for i in range(len(partials))
+                if any(abs(column[i] - t) <= tol for column, t, tol in zip(columns, targets, tols))]
+        seen = look(NearFold(self.objectives, targets, tols), near)
         found = []
-        for j, (objective, best) in enumerate(self.objectives):
-            column = [part[j] for part in partials]
-            target = max(column) if best == "max" else min(column)
-            tol = 1e-12 * max(1.0, abs(target))
-            first, hits, value = -1, 0, target
-            for i, piece_best in enumerate(column):
-                if abs(piece_best - target) > tol:
-                    continue  # a piece's points are all farther from the target than its best
-                start, fpr, tpr = _roc_of_piece(reread(i))
-                values = objective(fpr, tpr)
-                near = np.flatnonzero(np.abs(values - target) <= tol)
-                if len(near) and first < 0:
-                    first, value = start + int(near[0]), float(values[near[0]])
-                hits += len(near)
+        for j, target in enumerate(targets):
+            first, value, hits = -1, target, 0
+            for i, per in zip(near, seen):
+                if abs(columns[j][i] - target) > tols[j]:
+                    continue
+                at, at_value, count = per[j]
+                if count and first < 0:
+                    first, value = at, at_value
+                hits += count
             found.append((first, value, hits))
         return found
+
+
+@dataclass(frozen=True)
+class NearFold:
+    """:class:`BestFold`'s second look at a piece: for each objective, the first point within ``tols`` of
+    its target (index, value; -1 if none) and the number of points that are."""
+
+    objectives: tuple[tuple[Any, str], ...]
+    targets: tuple[float, ...]
+    tols: tuple[float, ...]
+    columns = ("tp", "fp")
+
+    def piece(self, p: Piece) -> list[tuple[int, float, int]]:
+        start, fpr, tpr = _roc_of_piece(p)
+        out = []
+        for (objective, _), target, tol in zip(self.objectives, self.targets, self.tols):
+            values = objective(fpr, tpr)
+            near = np.flatnonzero(np.abs(values - target) <= tol)
+            out.append((start + int(near[0]), float(values[near[0]]), len(near)) if len(near) else (-1, target, 0))
+        return out
+
+    def combine(self, partials: list[Any], look: Any) -> list[Any]:
+        return partials
 
 
 def auc(sc: ScoreCounts) -> float:
@@ -288,22 +318,29 @@ def partial_auc(fpr: np.ndarray, tpr: np.ndarray, low: float, high: float) -> fl
 
 
 def partial_auc_of(tc: ThresholdCounts, low: float, high: float) -> float:
-    """``partial_auc`` of the ROC curve of ``tc``, walked in chunks (no curve-long arrays).
+    """``partial_auc`` of the ROC curve of ``tc``, walked a piece at a time (:class:`PartialAucFold`: no
+    curve-long arrays)."""
+    return walk_threshold_counts(tc, [PartialAucFold(low, high)])[0]
 
-    The area is additive over FPR: each chunk, led by the last point of the one before,
-    gives the part of [low, high] it spans, with the same one-sided limits at its ends.
-    """
-    area = 0.0
-    last: tuple[float, float] | None = None
-    for _, fpr, tpr in roc_chunks(tc):
-        if last is not None:
-            fpr = np.concatenate(([last[0]], fpr))
-            tpr = np.concatenate(([last[1]], tpr))
-        last = float(fpr[-1]), float(tpr[-1])
-        a, b = max(low, float(fpr[0])), min(high, last[0])
-        if b > a:
-            area += partial_auc(fpr, tpr, a, b)
-    return area
+
+@dataclass(frozen=True)
+class PartialAucFold:
+    """The area under the ROC curve over FPR in [low, high], as a fold: the area is additive over FPR, so
+    each piece, led by the point before it, gives the part of [low, high] it spans (with the same one-sided
+    limits at its ends), and the parts add up."""
+
+    low: float
+    high: float
+    columns = ("tp", "fp")
+
+    def piece(self, p: Piece) -> float:
+        fpr = np.concatenate(([p.fp_before / p.n_negative], p.fp / p.n_negative))
+        tpr = np.concatenate(([p.tp_before / p.n_positive], p.tp / p.n_positive))
+        a, b = max(self.low, float(fpr[0])), min(self.high, float(fpr[-1]))
+        return partial_auc(fpr, tpr, a, b) if b > a else 0.0
+
+    def combine(self, partials: list[float], look: Any) -> float:
+        return float(sum(partials))
 
 
 def _interp_right(x: np.ndarray, fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
@@ -386,7 +423,7 @@ class PrFold:
         previous = np.concatenate(([last_precision], precision[:-1]))
         return float((gained * precision).sum()), float((gained * (precision + previous) / 2.0).sum())
 
-    def combine(self, partials: list[tuple[float, float]], reread: Any) -> tuple[float, float]:
+    def combine(self, partials: list[tuple[float, float]], look: Any) -> tuple[float, float]:
         ap = trapezoid = 0.0
         for a, t in partials:
             ap += a
@@ -436,7 +473,7 @@ def gains_at(tc: ThresholdCounts, depth: float) -> float:
     n = float(tc.n_positive + tc.n_negative)
     target = depth * n
     # the first threshold with at least ``target`` instances at or above it (tp + fp increases)
-    i = first_index(len(tc.tp), lambda j: float(tc.tp[j] + tc.fp[j]) >= target)
+    i = first_index(len(tc.tp), lambda j: float(tc.tp[j] + tc.fp[j]) >= target, known_entries(tc.tp))
     if i >= len(tc.tp):
         return 1.0
     hi_n, hi_tp = float(tc.tp[i] + tc.fp[i]), float(tc.tp[i])
@@ -446,9 +483,25 @@ def gains_at(tc: ThresholdCounts, depth: float) -> float:
     return float(found / tc.n_positive)
 
 
-def first_index(n: int, reached) -> int:
-    """The first j in [0, n) with ``reached(j)`` true (false then true along j), else n: a binary search."""
+def first_index(n: int, reached, known: np.ndarray | None = None) -> int:
+    """The first j in [0, n) with ``reached(j)`` true (false then true along j), else n: a binary search.
+
+    ``known``: indices (increasing) that are cheap to read (:func:`assay.summaries.ranges.known_entries`):
+    searched first, so that the rest of the search stays between two of them."""
     lo, hi = 0, n
+    if known is not None:
+        known = known[known < n]
+        g_lo, g_hi = 0, len(known)
+        while g_lo < g_hi:
+            mid = (g_lo + g_hi) // 2
+            if reached(int(known[mid])):
+                g_hi = mid
+            else:
+                g_lo = mid + 1
+        if g_lo < len(known):
+            hi = int(known[g_lo])
+        if g_lo > 0:
+            lo = int(known[g_lo - 1]) + 1
     while lo < hi:
         mid = (lo + hi) // 2
         if reached(mid):
@@ -464,7 +517,8 @@ def counts_at(tc: ThresholdCounts, thresholds: np.ndarray) -> Cells:
     # number of distinct scores >= t (scores are decreasing)
     if is_on_disk(tc.thresholds):  # a binary search each, reading a few entries from disk
         m = len(tc.thresholds)
-        k = np.array([first_index(m, lambda j, x=x: not tc.thresholds[j] >= x) for x in t.ravel()],
+        known = known_entries(tc.thresholds)
+        k = np.array([first_index(m, lambda j, x=x: not tc.thresholds[j] >= x, known) for x in t.ravel()],
                      dtype=np.int64).reshape(t.shape)
     else:
         k = np.searchsorted(-tc.thresholds, -t, side="right")

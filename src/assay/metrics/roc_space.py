@@ -131,7 +131,7 @@ class HullFold:
         thresholds = np.asarray(p.scores)[at] if self.thresholds else np.zeros(0)
         return at + p.start + 1, x[keep], y[keep], thresholds
 
-    def combine(self, partials: list[tuple[np.ndarray, ...]], reread: Any) -> Hull:
+    def combine(self, partials: list[tuple[np.ndarray, ...]], look: Any) -> Hull:
         origin = [(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=part[1].dtype), np.zeros(1, dtype=part[2].dtype),
                    np.full(1, np.inf)) for part in partials[:1]]
         ids, x, y, thresholds = (np.concatenate(column) for column in zip(*(origin + partials)))

@@ -813,7 +813,7 @@ class ProbabilityFold:
         return ProbabilitySummary.from_score_counts(p.scores, p.positives, p.negatives, labels=self.labels,
                                                     clip=self.clip, bins=self.bins)
 
-    def combine(self, partials: list[ProbabilitySummary], reread: Any) -> ProbabilitySummary:
+    def combine(self, partials: list[ProbabilitySummary], look: Any) -> ProbabilitySummary:
         total = partials[0]
         for part in partials[1:]:
             total = total.merge(part)

@@ -30,7 +30,7 @@ import numpy as np
 
 from assay.summaries.disk import CHUNK
 
-__all__ = ["KEPT_ENTRIES", "Range", "RangeColumn", "RangeSummary", "read_segments", "write_segments"]
+__all__ = ["KEPT_ENTRIES", "Range", "RangeColumn", "RangeSummary", "known_entries", "read_segments", "write_segments"]
 
 COLUMNS = ("scores", "positives", "negatives", "tp", "fp")
 
@@ -308,3 +308,11 @@ class RangeColumn:
 
     def __repr__(self) -> str:
         return f"RangeColumn({self.name!r}, {self.summary.length} entries in {len(self.summary.order)} ranges)"
+
+
+def known_entries(column: Any, shift: int = 0) -> np.ndarray | None:
+    """The entries of a column that are cheap to read, increasing (plus ``shift``), or None where every
+    entry costs the same: a summary kept elsewhere (Spark's executors) holds a few on hand, which a binary
+    search reads first (:func:`assay.metrics.ranking.first_index`)."""
+    known = getattr(getattr(column, "summary", None), "known_entries", None)
+    return None if known is None else known() + shift

@@ -14,11 +14,15 @@ A fold is any object with:
 
 - ``columns``: the names of the columns it reads (of ``scores``, ``positives``, ``negatives``, ``tp``, ``fp``);
 - ``piece(p)``: its partial result of the :class:`Piece` ``p`` (called on a worker thread: a pure function);
-- ``combine(partials, reread)``: its result from the partials of every piece, in order; ``reread(i)`` gives
-  piece ``i`` again, for a fold that needs a second look at a few pieces (the best thresholds' ties).
+- ``combine(partials, look)``: its result from the partials of every piece, in order; ``look(other, indices)``
+  gives another fold's partials of pieces ``indices`` (a second look at a few pieces, computed where the
+  pieces are: the best thresholds' ties).
 
 The pieces are the walks' chunks (``assay.summaries.disk.CHUNK`` entries, aligned the same way in memory
-and beyond), so a fold's result does not depend on where the summary is kept.
+and beyond), so a fold's result does not depend on where the summary is kept. A summary whose pieces are
+elsewhere (Spark's executors: :mod:`assay.engines.spark_ranges`) walks itself: its columns' ``summary``
+has a ``walk_folds(folds)`` method, which gives the same results up to floating-point rounding (its pieces
+are its ranges).
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ class Fold(Protocol):
 
     def piece(self, p: Piece) -> Any: ...
 
-    def combine(self, partials: list[Any], reread: Any) -> Any: ...
+    def combine(self, partials: list[Any], look: Any) -> Any: ...
 
 
 def _piece(columns: Mapping[str, Any], names: Sequence[str], start: int, stop: int,
@@ -103,6 +107,9 @@ def walk(columns: Mapping[str, Any], folds: Sequence[Fold], *, n_positive: float
     every walk of more than one piece, for the offsets). ``n_positive`` and ``n_negative`` are the class
     totals. One piece is worked on in the calling thread; more go to ``workers`` threads while the next
     pieces are read."""
+    remote = getattr(getattr(columns["tp"], "summary", None), "walk_folds", None)
+    if remote is not None:  # the summary's pieces are walked where they are kept
+        return remote(folds)
     chunk = disk.CHUNK if chunk is None else chunk  # read at each call (the tests walk in chunks of a few)
     names = sorted({name for fold in folds for name in fold.columns} | {"tp", "fp"})
     length = len(columns["tp"])
@@ -111,6 +118,11 @@ def walk(columns: Mapping[str, Any], folds: Sequence[Fold], *, n_positive: float
 
     def reread(i: int) -> Piece:
         return _piece(columns, names, starts[i], min(starts[i] + chunk, length), totals)
+
+    def look(other: Fold, indices: Sequence[int]) -> list[Any]:
+        read = sorted(set(names) | set(other.columns))
+        return [other.piece(_piece(columns, read, starts[i], min(starts[i] + chunk, length), totals))
+                for i in indices]
 
     if len(starts) == 1:
         partials = [[part] for part in _partials(folds, reread(0))]
@@ -129,5 +141,5 @@ def walk(columns: Mapping[str, Any], folds: Sequence[Fold], *, n_positive: float
                 for j, part in enumerate(pending.popleft().result()):
                     by_fold[j].append(part)
         partials = by_fold
-    return [fold.combine(parts, reread) for fold, parts in zip(folds, partials)]
+    return [fold.combine(parts, look) for fold, parts in zip(folds, partials)]
 
