@@ -7,13 +7,15 @@ driver, through Arrow. Every metric, interval, curve and test is then computed b
 same code as in memory, so the numbers are the same.
 
 The score summary holds one entry per distinct score. Spark range-partitions it on the
-score and the driver takes it a partition (about a million distinct scores) at a time
-into the merge tree files read in batches use: past the memory budget it is spilled to
-the driver's temporary directory, so even a summary of every score distinct fits.
+score and keeps the partitions cached on the executors, which walk them: every metric that
+reduces over the distinct scores is computed there, a partition at a time, and only the
+partial results reach the driver (:mod:`assay.engines.spark_ranges`). The executors need assay
+for that (one small task checks); where they cannot import it, the driver takes the partitions
+one at a time into the merge tree files read in batches use, spilled past the memory budget to
+the driver's temporary directory, so even a summary of every score distinct fits. A summary of
+at most :data:`HELD_SCORES` distinct scores is taken whole.
 
-pyspark is an optional dependency: ``pip install 'assay[spark]'`` (it needs Java 17). Only the driver
-needs assay: the one function that runs on the executors (a partition's counts as Arrow IPC) travels by
-value, so the executors need only what pyspark's Arrow functions need (pyarrow).
+pyspark is an optional dependency: ``pip install 'assay[spark]'`` (it needs Java 17).
 
 An error Spark raises while it reads or counts (a corrupt part, a part of another format, a column whose
 type differs between parts, an executor that cannot import a module) is an :class:`InvalidInput` of one
@@ -150,17 +152,19 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
     pred, score : str
         The column of predicted classes, or of scores of the positive class (one of them).
     progress : callable (rows counted, rows in all or None), optional
-        Told as the score summary reaches the driver.
+        Told as the score summary is counted (and as it reaches the driver, where the executors
+        cannot walk it).
     **options
         As for :func:`assay.evaluate` (``positive``, ``threshold``, ``confidence``,
         ``bootstrap``, ``costs``, ``roc_bins``, ...), and ``memory``: the driver's
-        budget in bytes (default 2 GiB), past which the score summary is spilled to disk.
+        budget in bytes (default 2 GiB), past which a score summary the driver walks (where
+        the executors cannot import assay) is spilled to disk.
 
     Returns
     -------
     Evaluation
-        Equal to ``assay.evaluate`` on the collected columns (the probabilistic losses
-        up to floating-point rounding).
+        Equal to ``assay.evaluate`` on the collected columns (sums over the distinct scores,
+        such as the areas and the probabilistic losses, up to floating-point rounding).
 
     Raises
     ------
