@@ -205,14 +205,18 @@ def _estimated_rows(batches: Scan) -> int | None:
     return int(batches.size / (len(lines) / max(lines.count(b"\n"), 1)))
 
 
-def _temporary_room(batches: Scan, memory: int | None, kind: str, models: int = 1) -> Any:
+def _temporary_room(batches: Scan, memory: int | None, kind: str, models: int = 1, *, paired: bool = False) -> Any:
     """A context for a scan's writes to the temporary directory: its room checked before the scan starts
-    where the rows are known, and a want of it said in one line with about what the run needs there."""
+    where the rows are known, and a want of it said in one line with about what the run needs there.
+    ``paired``: a paired comparison's second pass also writes each row's scores into buckets, two models'
+    buckets at a time (:mod:`assay.summaries.placements`)."""
     rows = _estimated_rows(batches)
     if rows is None or kind == "y_pred":
         return room_for(None)
     # each model's keys: 8 bytes a row for float64 scores, 4 for float32 (the summary is kept as its sorted keys)
     need, least = rows * ROW_ON_DISK * models, rows * 4 * models
+    if paired:
+        need, least = need + 2 * rows * ROW_ON_DISK * models, least + 2 * rows * 4 * models
     budget = summary_budget(memory)
     if budget is not None and rows * KEY_ROW_BYTES * models > budget:
         # the keys go to disk: 4 bytes a row at least (float32 scores), of half the rows when they are
@@ -305,7 +309,7 @@ def compare_file(
 
     kind = "y_score" if scores is not None else "y_pred"
     columns = {"y_true": f"column {truth!r}", **{f"{kind}[{i}]": f"column {c!r}" for i, c in enumerate(given)}}
-    with _temporary_room(batches, memory, kind, models=len(given)):
+    with _temporary_room(batches, memory, kind, models=len(given), paired=kind == "y_score"):
         return compare_batches(started, kind=kind, names=list(given) if names is None else names, columns=columns,
                                memory=summary_budget(memory),
                                progress=None if progress is None else lambda done: progress(done, expected),

@@ -11,11 +11,12 @@ Columns of predictions of the same rows (one per model), read a batch at a time,
 - **Scores** (two passes): the first gathers each model's score summary within the memory budget (on
   disk beyond it, as ``evaluate_batches`` does) and gives each model's whole report, its threshold and
   its AUC. A placement value (DeLong 1988) depends only on an instance's score and class, so the second
-  pass looks each instance's up in its model's summary, many rows at a time
-  (:class:`assay.summaries.paired.PlacementTable`) and adds up, by class, the moments of the placements
-  and of every pair's differences about the AUCs (:class:`assay.summaries.paired.PlacementMoments`):
-  DeLong's paired test, equal to :func:`assay.delong_test` on the whole columns up to floating-point
-  rounding (1e-9 in the tests). With a threshold, the same pass counts the predicted labels' groups.
+  pass scatters the instances into buckets of each model's scores in turn, cut from its summary, and
+  counts each bucket on its own (:mod:`assay.summaries.placements`: no summary read again), and adds up,
+  by class, the moments of the placements and of every pair's differences about the AUCs
+  (:class:`assay.summaries.paired.PlacementMoments`): DeLong's paired test, equal to
+  :func:`assay.delong_test` on the whole columns up to floating-point rounding (1e-9 in the tests). With
+  a threshold, the same pass counts the predicted labels' groups.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 import itertools
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -45,7 +46,8 @@ from assay.limits import MAX_CLASSES
 from assay.metrics.confusion import accuracy
 from assay.metrics.ranking import threshold_counts
 from assay.summaries.confusion import ConfusionCounts
-from assay.summaries.paired import CochranTotals, JointGroups, PlacementMoments, PlacementTable
+from assay.summaries.paired import CochranTotals, JointGroups, PlacementMoments, joint_cells
+from assay.summaries.placements import WiderKeys, PlacementPass, bucket_rows, cuts
 
 __all__ = ["compare_batches", "model_columns", "own_options", "pair_tests", "refuse_score_options", "score_pair_tests",
            "cochran_of"]
@@ -286,23 +288,23 @@ def _compare_scores(items: Iterable[Any], start: Callable[[], Iterable[Any]], m:
         raise InvalidInput(f"has {what}; a score column needs two", field=columns.get("y_true", "y_true"))
     if chosen != reference:  # the summaries counted the other class as positive: turned round
         summaries = [s.relabelled((reference, chosen), swap=True) for s in summaries]
+
     reports = []
     for summary, name in zip(summaries, names, strict=True):
         try:
             reports.append(evaluate_score_counts(summary, labels, chosen, why, own_options(options, True)))
         except InvalidInput as e:
             raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
-    directions = [r.direction for r in reports]
-    tables = []
-    for summary, d in zip(summaries, directions, strict=True):
-        ranked = directed(summary, d, [])[0]
-        tc = threshold_counts(ranked)
-        tables.append(PlacementTable(ranked, tc.tp, tc.fp))
-    aucs = [r.ranking.roc_auc.value for r in reports]
-    moments, groups, cochran = _second_pass(counted(_items(start())), m, labels, chosen, reports, directions,
-                                            tables, aucs, columns, memory)
-    return assemble(names, reports, score_pair_tests(moments, groups, labels, options),
-                    cochran_of(cochran), directions, options, adjust)
+    plans = [_Plan(r.direction, r.threshold if r.thresholded else None) for r in reports]
+    ranked = [directed(summary, plan.direction, [])[0] for summary, plan in zip(summaries, plans, strict=True)]
+    second = _SecondPass(lambda: counted(_items(start())), labels, chosen, plans, ranked, columns, memory)
+    try:
+        second.read()
+        moments = second.moments([r.ranking.roc_auc.value for r in reports])
+    finally:
+        second.close()
+    return assemble(names, reports, score_pair_tests(moments, second.groups, labels, options),
+                    cochran_of(second.cochran), [r.direction for r in reports], options, adjust)
 
 
 def cochran_of(totals: CochranTotals | None) -> Any:
@@ -323,82 +325,134 @@ def score_pair_tests(moments: PlacementMoments, groups: list[JointGroups] | None
     return tests
 
 
-GROUP_ROWS = (1 << 20, 1 << 23)
-"""Rows looked up at once in the second pass (at least, at most): each lookup reads every chunk of a
-model's summary that holds some of them, so the rows are gathered into large groups, within the budget
-(``GROUP_ROW_BYTES`` a row and model)."""
+class _Plan(NamedTuple):
+    """How a model's report ranks its scores and where it cuts them: its direction, and its threshold (None:
+    no predicted labels)."""
 
-GROUP_ROW_BYTES = 96
-"""Memory a row of a group takes per model while it is looked up (its score, its placement, the keys and
-order of the lookup, its predicted label; measured: 2 models and 8·10^6 rows took 1.6 GB)."""
+    direction: str
+    threshold: float | None
 
 
-def _second_pass(items: Iterable[Any], m: int, labels: tuple[str, ...], chosen: str, reports: list[Any],
-                 directions: list[str], tables: list[PlacementTable], aucs: list[float],
-                 columns: Mapping[str, str], memory: int | None
-                 ) -> tuple[PlacementMoments, list[JointGroups] | None, CochranTotals | None]:
-    """Each instance's placements (and predicted labels, at each model's threshold), added up in the order
-    read: batches are decoded on worker threads and gathered into groups of rows, each group's placements
-    looked up (a model per thread) and its sums taken here."""
-    p = labels.index(chosen)
-    thresholded = all(r.thresholded for r in reports)
-    pairs = list(combinations(range(m), 2))
-    moments = PlacementMoments(aucs)
-    groups = [JointGroups() for _ in pairs] if thresholded else None
-    cochran = CochranTotals(m) if thresholded and m > 2 else None
-    low, high = GROUP_ROWS
-    size = high if memory is None else max(low, min(high, memory // (GROUP_ROW_BYTES * m)))
+class _SecondPass:
+    """The second pass over the batches (``start`` starts them again): each instance's placements under every
+    model, paired (:mod:`assay.summaries.placements`: the models' buckets cut from their summaries ``ranked``,
+    as ``plans`` rank the scores), and the predicted labels' groups at each model's threshold.
 
-    def decoded(item: tuple[Any, ...]) -> tuple[np.ndarray, list[np.ndarray]]:
-        part, first_row, y_true, given = item
-        try:
-            truth = encode_labels({"y_true": y_true}, labels=list(labels)).codes["y_true"]
-            scores = [as_scores(column, f"y_score[{i}]") for i, column in enumerate(given)]
-        except InvalidInput as e:  # the file changed between the passes
-            raise located(e, part, first_row, columns) from None
-        return truth, scores
+    ``read`` the batches, then ``moments`` about the models' AUCs; ``close`` (also on errors). Read once more,
+    with 8-byte keys, should a model's scores read as float32 hold a value no float32 equals further on."""
 
-    def placements_of(i: int, scores: np.ndarray, is_positive: np.ndarray) -> np.ndarray:
-        return tables[i].lookup(-scores if directions[i] == "lower" else scores, is_positive)
+    def __init__(self, start: Callable[[], Iterable[Any]], labels: tuple[str, ...], chosen: str, plans: list[_Plan],
+                 ranked: list[Any], columns: Mapping[str, str], memory: int | None) -> None:
+        self.started, self.labels, self.chosen, self.plans = start, labels, chosen, plans
+        self.ranked, self.columns, self.memory = ranked, columns, memory
+        self.m = len(plans)
+        self.rows = bucket_rows(memory, SCAN_THREADS, int(ranked[0].n_positive + ranked[0].n_negative))
+        self.pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-paired")
+        self.placements: PlacementPass | None = None
+        self.groups: list[JointGroups] | None = None
+        self.cochran: CochranTotals | None = None
 
-    row = 0
+    def read(self) -> None:
+        model_cuts = list(self.pool.map(lambda summary: cuts(summary.scores, *_cumulative(summary), self.rows),
+                                        self.ranked))
+        wide: list[bool | None] = [None] * self.m
+        while True:
+            try:
+                self._read(model_cuts, wide)
+                return
+            except WiderKeys as e:
+                wide[e.model] = True
 
-    def take(held: list[tuple[np.ndarray, list[np.ndarray]]]) -> None:
-        nonlocal row
-        truth = np.concatenate([t for t, _ in held])
-        scores = [np.concatenate([s[i] for _, s in held]) for i in range(m)]
-        held.clear()  # the batches' own arrays go: the group holds one copy
-        is_positive = truth == p
-        placements = list(pool.map(placements_of, range(m), scores, [is_positive] * m))
-        moments.add(placements, is_positive)
-        if thresholded:
-            preds = []
-            for s, r in zip(scores, reports, strict=True):
-                side = s <= r.threshold if r.direction == "lower" else s >= r.threshold
-                preds.append(np.where(side, p, 1 - p).astype(np.int8))
-            for g, (i, j) in zip(groups, pairs, strict=True):
-                g.add(labels, truth, preds[i], preds[j], row)
+    def _read(self, model_cuts: list[Any], wide: list[bool | None]) -> None:
+        """One pass over the batches: each decoded and keyed on a worker thread (its instances scattered into
+        model 0's buckets, its groups of predicted labels counted), taken here in the order read. ``wide``:
+        each model's keys of 8 bytes (None: as its scores come in the first batch)."""
+        m, labels, plans = self.m, self.labels, self.plans
+        p = labels.index(self.chosen)
+        thresholded = all(plan.threshold is not None for plan in plans)
+        pairs = list(combinations(range(m), 2))
+        groups = [JointGroups() for _ in pairs] if thresholded else None
+        cochran = CochranTotals(m) if thresholded and m > 2 else None
+
+        def decoded(item: tuple[Any, ...]) -> tuple[np.ndarray, list[np.ndarray]]:
+            part, first_row, y_true, given = item
+            try:
+                truth = encode_labels({"y_true": y_true}, labels=list(labels)).codes["y_true"]
+                scores = [as_scores(column, f"y_score[{i}]") for i, column in enumerate(given)]
+                for i, s in enumerate(scores):
+                    if len(s) != len(truth):
+                        raise InvalidInput(f"has {len(s)} values but y_true has {len(truth)}", field=f"y_score[{i}]")
+            except InvalidInput as e:  # the file changed between the passes
+                raise located(e, part, first_row, self.columns) from None
+            return truth, scores
+
+        def prepared(truth: np.ndarray, scores: list[np.ndarray]) -> tuple[int, Any, Any, Any]:
+            keyed = placements.keyed(truth == p, scores)
+            cells = correct = None
+            if thresholded:
+                preds = []
+                for s, plan in zip(scores, plans, strict=True):
+                    side = s <= plan.threshold if plan.direction == "lower" else s >= plan.threshold  # positive
+                    preds.append((side if p == 1 else ~side).view(np.int8))  # the predicted class's code
+                cells = [joint_cells(len(labels), truth, preds[i], preds[j]) for i, j in pairs]
+                if cochran is not None:
+                    correct = np.column_stack([pred == truth for pred in preds])
+            return len(truth), keyed, cells, correct
+
+        row = 0
+
+        def take(result: tuple[int, Any, Any, Any]) -> None:
+            nonlocal row
+            n, keyed, cells, correct = result
+            placements.add(keyed)
+            if groups is not None:
+                for g, c in zip(groups, cells, strict=True):
+                    g.add_cells(labels, *c, row)
             if cochran is not None:
-                cochran.add(np.column_stack([pred == truth for pred in preds]))
-        row += len(truth)
+                cochran.add(correct)
+            row += n
 
-    pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-paired")
-    pending: deque[Any] = deque()
-    held: list[tuple[np.ndarray, list[np.ndarray]]] = []
-    rows = 0
-    try:
-        for item in items:
-            pending.append(pool.submit(decoded, item))
-            while len(pending) > SCAN_THREADS:
-                held.append(pending.popleft().result())
-                rows += len(held[-1][0])
-                if rows >= size:
-                    take(held)
-                    held, rows = [], 0
-        while pending:
-            held.append(pending.popleft().result())
-        if held:
-            take(held)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return moments, groups, cochran
+        items = iter(self.started())
+        first = next(items, None)
+        head = None if first is None else decoded(first)
+        widths = [bool(w) if w is not None or head is None else bool(head[1][i].dtype != np.float32)
+                  for i, w in enumerate(wide)]
+        n = int(model_cuts[0].positives.sum() + model_cuts[0].negatives.sum())
+        held = 2 * n * sum(8 if w else 4 for w in widths)  # the records of two models' buckets, at once
+        if self.placements is not None:
+            self.placements.close()
+        placements = self.placements = PlacementPass(
+            model_cuts, wide=widths, lower=[plan.direction == "lower" for plan in plans], rows=self.rows,
+            in_memory=self.memory is None or held <= self.memory // 8)  # else on disk
+        pending: deque[Any] = deque()
+        try:
+            if head is not None:
+                pending.append(self.pool.submit(prepared, *head))
+            for item in items:
+                pending.append(self.pool.submit(lambda item: prepared(*decoded(item)), item))
+                while len(pending) > SCAN_THREADS:
+                    take(pending.popleft().result())
+            while pending:
+                take(pending.popleft().result())
+        finally:
+            for future in pending:
+                future.cancel()
+            wait(pending)
+        self.groups, self.cochran = groups, cochran
+
+    def moments(self, aucs: list[float]) -> PlacementMoments:
+        """The placements' moments about the models' AUCs, the buckets worked model after model."""
+        assert self.placements is not None
+        return self.placements.moments(aucs, self.pool, SCAN_THREADS)
+
+    def close(self) -> None:
+        if self.placements is not None:
+            self.placements.close()
+            self.placements = None
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _cumulative(summary: Any) -> tuple[Any, Any]:
+    """A summary's cumulative counts (tp, fp)."""
+    tc = threshold_counts(summary)
+    return tc.tp, tc.fp

@@ -8,13 +8,11 @@ What the paired tests depend on, gathered a batch at a time and added up:
   of their first instance) need nothing else.
 - :class:`CochranTotals`: each model's number of correct instances and the sum of the squares of the
   number of models right on each instance: Cochran's Q.
-- :class:`PlacementTable`: one model's placement values (DeLong 1988) by distinct score, read off its
-  score summary; a placement depends only on an instance's score and class, so a second pass over the
-  instances looks each one up (grouped by chunk of the summary, which is read in order).
 - :class:`PlacementMoments`: by class, the sums and sums of squares of the placements about each
   model's AUC, and of every pair's differences about the difference of their AUCs: DeLong's variances
   and covariance. Centred on the AUCs (known from the summaries before the second pass), the sums stay
-  accurate, and two models that rank alike give differences of exactly 0.
+  accurate, and two models that rank alike give differences of exactly 0. Each instance's placements under
+  every model, paired, come from :mod:`assay.summaries.placements`.
 """
 
 from __future__ import annotations
@@ -24,10 +22,7 @@ from itertools import combinations
 
 import numpy as np
 
-from assay.summaries.disk import CHUNK, release
-from assay.summaries.scores import ScoreCounts
-
-__all__ = ["CochranTotals", "JointGroups", "PlacementMoments", "PlacementTable"]
+__all__ = ["CochranTotals", "JointGroups", "PlacementMoments", "joint_cells"]
 
 
 class JointGroups:
@@ -40,9 +35,12 @@ class JointGroups:
     def add(self, labels: Sequence[str], truth: np.ndarray, pred1: np.ndarray, pred2: np.ndarray,
             first_row: int) -> None:
         """A batch's codes (into ``labels``), its first row counted from 0 over all the batches."""
+        self.add_cells(labels, *joint_cells(len(labels), truth, pred1, pred2), first_row)
+
+    def add_cells(self, labels: Sequence[str], cells: np.ndarray, first: np.ndarray, counts: np.ndarray,
+                  first_row: int) -> None:
+        """A batch's groups as :func:`joint_cells` gives them, its first row counted from 0 over all the batches."""
         k = len(labels)
-        joint = (truth.astype(np.int64) * k + pred1) * k + pred2
-        cells, first, counts = np.unique(joint, return_index=True, return_counts=True)
         for cell, at, count in zip(cells.tolist(), first.tolist(), counts.tolist(), strict=True):
             self.add_group((labels[cell // (k * k)], labels[(cell // k) % k], labels[cell % k]), first_row + at, count)
 
@@ -73,6 +71,42 @@ class JointGroups:
         return out
 
 
+SMALL_TABLE = 1 << 12
+"""Cells of (actual class, prediction 1, prediction 2) counted in a table (k^3 of them, k classes) rather than
+found by sorting."""
+
+HEAD = 4096
+"""Instances of a batch where each group's first instance is looked for first (nearly always found there)."""
+
+
+def joint_cells(k: int, truth: np.ndarray, pred1: np.ndarray, pred2: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The groups of a batch's instances by (actual class, prediction 1, prediction 2), as codes into k
+    classes: each group's cell (truth * k + prediction 1) * k + prediction 2, increasing, its first
+    instance and its size.
+
+    >>> cells, first, counts = joint_cells(2, np.array([1, 0, 1, 1]), np.array([1, 0, 0, 1]), np.array([1, 1, 0, 1]))
+    >>> cells.tolist(), first.tolist(), counts.tolist()
+    ([1, 4, 7], [1, 2, 0], [1, 1, 2])
+    """
+    if k ** 3 > SMALL_TABLE:
+        joint = (truth.astype(np.int64) * k + pred1) * k + pred2
+        return np.unique(joint, return_index=True, return_counts=True)
+    joint = truth.astype(np.int16)
+    joint *= k
+    joint += pred1
+    joint *= k
+    joint += pred2
+    counts = np.bincount(joint, minlength=k ** 3)
+    cells = np.flatnonzero(counts)
+    head = joint[:HEAD]
+    first = []
+    for cell in cells:
+        seen = np.flatnonzero(head == cell)
+        first.append(int(seen[0]) if len(seen) else int(np.argmax(joint == cell)))
+    return cells, np.array(first, dtype=np.int64), counts[cells]
+
+
 class CochranTotals:
     """For m models on the same instances: each model's correct instances, the sum over the instances of
     the square of how many models are right, and the number of instances."""
@@ -93,62 +127,6 @@ class CochranTotals:
         self.n += int(weight.sum())
 
 
-class PlacementTable:
-    """A model's placement values (DeLong 1988), read off its score summary (distinct scores decreasing)
-    and its cumulative class counts ``tp`` and ``fp``: a positive scoring s has (negatives below s + half
-    the negatives at s) / N, a negative (positives above s + half those at s) / P, as
-    :func:`assay.inference.roc.placements` gives them.
-
-    Nothing is copied: the instances are sorted by score and looked up a ``CHUNK`` of distinct scores at a
-    time, each chunk's instances found from the chunks' first scores (a small array), searched in order in
-    the chunk and its pages given back: a summary mapped from disk is read in order, once per call,
-    whatever the number of instances, so a call should look up many (millions of) instances at once."""
-
-    def __init__(self, summary: ScoreCounts, tp: np.ndarray, fp: np.ndarray) -> None:
-        self.summary, self.tp, self.fp = summary, tp, fp
-        self.n_positive, self.n_negative = float(summary.n_positive), float(summary.n_negative)
-        # the chunks' first scores, negated: increasing
-        self.starts = -np.asarray(summary.scores[::CHUNK], dtype=np.float64)
-        release(summary.scores)
-
-    def lookup(self, scores: np.ndarray, is_positive: np.ndarray) -> np.ndarray:
-        """The placements of instances (scores as the summary ranks them, each one in it)."""
-        sc = self.summary
-        keys = -np.asarray(scores, dtype=np.float64) + 0.0  # increasing as the summary's scores decrease
-        order = np.argsort(keys)
-        keys = keys[order]
-        # the instances of chunk c, in order: keys[bounds[c]:bounds[c + 1]]
-        bounds = np.append(np.searchsorted(keys, self.starts, side="left"), len(keys))
-        bounds[0] = 0
-        out = np.empty(len(keys), dtype=np.float64)
-        ascending = np.arange(min(CHUNK, len(sc)) - 1, -1, -1)  # a chunk's entries, lowest score first
-        for c in range(len(self.starts)):
-            begin, end = int(bounds[c]), int(bounds[c + 1])
-            if end == begin:
-                continue
-            lo, hi = c * CHUNK, min(len(sc), (c + 1) * CHUNK)
-            # a binary search of increasing scores in the chunk's decreasing ones, as they are (no copy)
-            rank = np.searchsorted(sc.scores[lo:hi], -keys[begin:end][::-1],
-                                   sorter=ascending[len(ascending) - (hi - lo):])
-            local = (hi - lo - 1 - rank)[::-1]  # the entries looked up, in the chunk
-            # the chunk's cumulative counts, read once as a slice (mapped, or counted off a range), and the
-            # entry before it
-            chunk_fp = np.asarray(self.fp[lo:hi], dtype=np.float64)
-            chunk_tp = np.asarray(self.tp[lo:hi], dtype=np.float64)
-            fp_above = float(self.fp[lo - 1]) if lo else 0.0
-            tp_above = float(self.tp[lo - 1]) if lo else 0.0
-            fp, tp = chunk_fp[local], chunk_tp[local]
-            previous = np.maximum(local - 1, 0)
-            first = local == 0
-            fp_before = np.where(first, fp_above, chunk_fp[previous])
-            tp_before = np.where(first, tp_above, chunk_tp[previous])
-            rows = order[begin:end]
-            out[rows] = np.where(is_positive[rows], (self.n_negative - fp + 0.5 * (fp - fp_before)) / self.n_negative,
-                                 (tp - 0.5 * (tp - tp_before)) / self.n_positive)
-            release(sc.scores, self.tp, self.fp)
-        return out
-
-
 class PlacementMoments:
     """By class (0: positives, 1: negatives), for m models with AUCs ``aucs``: the count, the sums of
     (placement - AUC) and of its square per model, and per pair (i < j) the sums of
@@ -167,15 +145,31 @@ class PlacementMoments:
     def add(self, placements: Sequence[np.ndarray], is_positive: np.ndarray) -> None:
         """A batch's placements, one array per model."""
         for c, rows in enumerate((is_positive, ~is_positive)):
-            self.n[c] += int(np.count_nonzero(rows))
-            centred = [p[rows] - a for p, a in zip(placements, self.aucs, strict=True)]
-            for i, x in enumerate(centred):
-                self.linear[c, i] += float(x.sum())
-                self.squares[c, i] += float(np.dot(x, x))
-            for q, (i, j) in enumerate(self.pairs):
-                d = placements[i][rows] - placements[j][rows] - (self.aucs[i] - self.aucs[j])
-                self.pair_linear[c, q] += float(d.sum())
-                self.pair_squares[c, q] += float(np.dot(d, d))
+            self.add_class(c, [p[rows] for p in placements])
+
+    def add_class(self, c: int, placements: Sequence[np.ndarray]) -> None:
+        """The placements of instances of class c (0: positives, 1: negatives), one array per model."""
+        self.add_centred(c, [p - a for p, a in zip(placements, self.aucs, strict=True)])
+
+    def add_centred(self, c: int, centred: Sequence[np.ndarray], work: np.ndarray | None = None) -> None:
+        """The placements of instances of class c less each model's AUC, one array per model (``work``: an
+        array as long, for the differences)."""
+        self.n[c] += len(centred[0])
+        for i, x in enumerate(centred):
+            self.linear[c, i] += float(x.sum())
+            self.squares[c, i] += float(np.dot(x, x))
+        for q, (i, j) in enumerate(self.pairs):
+            d = np.subtract(centred[i], centred[j], out=work)
+            self.pair_linear[c, q] += float(d.sum())
+            self.pair_squares[c, q] += float(np.dot(d, d))
+
+    def merge(self, other: PlacementMoments) -> None:
+        """Add the sums of other instances (about the same AUCs)."""
+        self.n += other.n
+        self.linear += other.linear
+        self.squares += other.squares
+        self.pair_linear += other.pair_linear
+        self.pair_squares += other.pair_squares
 
     def _variance(self, c: int, linear: float, squares: float) -> float:
         n = int(self.n[c])
