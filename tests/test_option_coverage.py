@@ -190,6 +190,7 @@ def curve_options(files, kind):
         "--costs": ["--costs", "fp=1,fn=5"],
         "--prevalence": ["--prevalence", "0.2"],
         "--roc-bins": ["--roc-bins", "5"],
+        "--direction": ["--direction", "lower"],
     }
 
 

@@ -183,9 +183,9 @@ def test_assay_need_not_be_on_the_executors(tmp_path):
     executor's without it) unpickles it and runs it."""
     from pyspark import cloudpickle
 
-    from assay.engines.spark import _as_ipc
+    from assay.engines.spark_ranges import as_ipc
 
-    (tmp_path / "blob").write_bytes(cloudpickle.dumps(_as_ipc()))
+    (tmp_path / "blob").write_bytes(cloudpickle.dumps(as_ipc()))
     (tmp_path / "assay").mkdir()
     (tmp_path / "assay" / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'assay'\")\n")
     script = textwrap.dedent("""

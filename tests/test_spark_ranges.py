@@ -26,11 +26,12 @@ from assay.engines import spark_ranges  # noqa: E402
 
 @pytest.fixture
 def on_executors(monkeypatch):
-    """Every summary kept on the executors, in range partitions of 150 distinct scores, windows of 16
-    entries; the entries each read on the driver fetched are counted."""
+    """Every summary kept on the executors, in range partitions of about 750 rows (3,000 rows: 4 partitions
+    of about 125 distinct scores), windows of 16 entries; the entries each read on the driver fetched are
+    counted."""
     fetched: list[int] = []
     monkeypatch.setattr(engine, "HELD_SCORES", 0)
-    monkeypatch.setattr(engine, "PARTITION_SCORES", 150)
+    monkeypatch.setattr(engine, "PARTITION_SCORES", 750)
     monkeypatch.setattr(spark_ranges, "WINDOW", 16)
     monkeypatch.setattr(engine, "FETCHED", fetched.append)
     return fetched
@@ -122,10 +123,18 @@ def test_the_local_executors_import_assay(spark):
     assert not spark_ranges.executors_have_assay(spark.sparkContext, "0.0.0-other")
 
 
-def test_a_bad_score_is_named_on_the_executors_path(spark, on_executors):
-    df = spark.createDataFrame(pd.DataFrame({"y": [0, 1, 1, 0], "p": [0.1, float("nan"), 0.7, 0.2]}))
-    with pytest.raises(assay.InvalidInput, match="missing value|not a finite number"):
+@pytest.mark.parametrize("bad", [(1, float("nan")), (1, None), (0, float("inf")), (1, float("-inf")), (None, 0.5)],
+                         ids=["nan", "null", "inf", "-inf", "no class"])
+def test_a_bad_score_is_named_on_the_executors_path(spark, on_executors, monkeypatch, bad):
+    """A missing or non-finite score sorts at an end of its range partition (4 here), found there and named
+    with its row; a missing class is found as the classes are counted."""
+    monkeypatch.setattr(engine, "PARTITION_SCORES", 10)
+    rows = [(int(i % 2), float(i) / 100) for i in range(40)]
+    rows[17] = bad
+    df = spark.createDataFrame(rows, "y int, p double").repartition(2)
+    with pytest.raises(assay.InvalidInput, match="missing value|not a finite number") as caught:
         assay.spark.evaluate(df, truth="y", score="p")
+    assert "row" in str(caught.value) and "\n" not in str(caught.value)
 
 
 @settings(max_examples=60, deadline=None)

@@ -200,7 +200,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     _compile_while_reading(file, fmt)
     if verbose and (engine != "spark" or confusion_file is not None):
         raise UserError("--verbose shows Spark's own log: it applies to --engine spark")
-    if top_k is not None and (confusion_file is not None or engine == "spark" or not proba):
+    if top_k is not None and (confusion_file is not None or not proba):
         raise UserError("--top-k takes --proba of more than two classes")
     if cost_matrix_file is not None and costs is not None:
         raise UserError("give --costs fp=...,fn=... or --cost-matrix FILE, not both")
@@ -229,15 +229,18 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             raise UserError("--weight needs the table in memory: give one file that fits in --memory (a directory, "
                             "a glob, a larger file or --engine spark is read in batches, without weights)")
         if engine == "spark":
-            if proba or task == "regression" or not truth or (pred is None) == (score is None):
-                raise UserError("--engine spark takes --truth and one of --pred or --score")
+            if task == "regression" or not truth or sum(x is not None for x in (pred, score, proba)) != 1:
+                raise UserError("--engine spark takes --truth and one of --pred, --score or --proba")
+            proba_columns = proba_pairs(proba) if proba else None
             budget = {}
-            if score:
+            if score or proba:
                 budget["memory"] = parse_size(memory or DEFAULT_MEMORY, "--memory")
                 if memory is not None:  # the driver's budget for the score summary: the same minimum
                     check_budget(file, memory, budget["memory"], remote=True)
-            result = _report_spark(file, truth, pred, score, input_format, positive, options, budget, fmt, verbose)
+            result = _report_spark(file, truth, pred, score, input_format, positive, options, budget, fmt, verbose,
+                                   proba_columns)
             source = {k: v for k, v in {"file": file, "truth": truth, "pred": pred, "score": score,
+                                        "proba": list(proba_columns.values()) if proba_columns else None,
                                         "engine": "spark"}.items() if v is not None}
         elif streams(file, memory, scores=score is not None and weight is None and task != "regression"):
             if task == "regression":
@@ -322,12 +325,15 @@ def _compile_while_reading(file: str | None, fmt: str) -> None:
 
 
 def _report_spark(file: str, truth: str, pred: str | None, score: str | None, input_format: str | None,
-                  positive: str | None, options: Any, budget: dict[str, Any], fmt: str, verbose: bool) -> Any:
-    """FILE read by Spark, evaluated by assay.spark (:func:`assay.cli.common.on_spark`)."""
+                  positive: str | None, options: Any, budget: dict[str, Any], fmt: str, verbose: bool,
+                  proba: dict[str, str] | None = None) -> Any:
+    """FILE read by Spark, evaluated by assay.spark (:func:`assay.cli.common.on_spark`); ``proba``: the
+    classes' probability columns (:func:`assay.cli.common.proba_pairs`)."""
     from assay.engines import spark as engine
 
     return on_spark(file, input_format, fmt, verbose, "counting on Spark", NAMES, lambda df, update: engine.evaluate(
-        df, truth=truth, pred=pred, score=score, positive=positive, progress=update, options=options, **budget))
+        df, truth=truth, pred=pred, score=score, proba=proba, positive=positive, progress=update, options=options,
+        **budget))
 
 
 def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, proba: dict[str, str] | None,
@@ -402,6 +408,10 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
 @click.option("--class", "class_", metavar="LABEL",
               help="With --proba of more than two classes: this class against the rest (default: every class, "
                    "one after another, in a class column); --kind roc or pr.")
+@click.option("--direction", type=click.Choice(["higher", "lower", "auto"]), default="higher", show_default=True,
+              help="Which scores mean the positive class: lower (positive iff score <= T; the curve runs from the "
+                   "lowest score up, thresholds in the scores' units) or auto (chosen on the data as pROC does; "
+                   "not with --engine spark).")
 @click.option("--at", "at", metavar="T1,T2,...", help="For --kind thresholds: these thresholds only.")
 @click.option("--costs", metavar="fp=C,fn=C", help="Costs, for the expected cost column of the threshold table "
                                                     "(--kind thresholds).")
@@ -417,12 +427,23 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
                    "score summary beyond its "
                    "share goes to TMPDIR (up to 48 bytes a row there). Not counted: Python and its libraries, "
                    "about 300MB more.")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
-@click.option("--output", "-o", metavar="PATH", help="Write to PATH (atomically) instead of stdout.")
+@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
+              help="spark: Apache Spark reads FILE (any path it can read) and counts on its executors; with -o "
+                   "DIR the executors write every point, none passing through this process (pip install "
+                   "'assay[spark]'). Takes --truth and --score.")
+@click.option("--verbose", is_flag=True,
+              help="With --engine spark: show Spark's own log lines and stage progress bars (quiet by default).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True,
+              help="csv, or json: one object of columns; with --engine spark and -o DIR, CSV parts each with its "
+                   "header line, or JSON lines (one object a point, null for an undefined or infinite value).")
+@click.option("--output", "-o", metavar="PATH",
+              help="Write to PATH (atomically) instead of stdout. With --engine spark, PATH is a directory: Spark "
+                   "writes its parts (in the curve's order) to a sibling temporary directory renamed to PATH; an "
+                   "existing PATH must be an empty directory.")
 def curves(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, na_values: str | None, kind: str, positive: str | None, class_: str | None,
-           at: str | None, costs: str | None, prevalence: float | None, roc_bins: int | None, memory: str | None,
-           fmt: str, output: str | None) -> None:
+           direction: str, at: str | None, costs: str | None, prevalence: float | None, roc_bins: int | None,
+           memory: str | None, engine: str, verbose: bool, fmt: str, output: str | None) -> None:
     """Export the points of a curve (ROC, PR, lift, threshold table, hull) as CSV or JSON.
     One row per distinct threshold, exact (positive iff score >= threshold), for
     plotting elsewhere.
@@ -434,12 +455,14 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
       assay curves preds.csv --truth y --score p --kind lift --format json -o lift.json
       assay curves hpc_cv.csv --truth obs --proba VF,F,M,L --class VF --kind pr
       assay curves hpc_cv.csv --truth obs --proba VF,F,M,L --kind roc > roc_per_class.csv
+      assay curves s3a://bucket/preds/ --engine spark --truth y --score p -o s3a://bucket/roc/
 
     With --proba of more than two classes, each class's one-vs-rest curve (its probability
     column ranking it against all the others; Fawcett 2006, section 9).
-    """
-    import numpy as np
 
+    With --engine spark and -o DIR, the executors make the points of each range of
+    scores (roc, pr, lift, thresholds) and write them: part-00000... in the curve's order.
+    """
     from assay.evaluation.evaluate import rank
     from assay.evaluation.ranking import check_curve_options
 
@@ -449,9 +472,17 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
         check_curve_options(kind, [option for option, value in asked.items() if value is not None])
     except InvalidInput as e:
         raise fail(e, flags) from None
+    if verbose and engine != "spark":
+        raise UserError("--verbose shows Spark's own log: it applies to --engine spark")
     if class_ is not None and (proba is None or len(proba_pairs(proba)) <= 2):
         raise UserError("--class applies to --proba of more than two classes (two classes: --positive)")
-    if file is not None and streams(file, memory, scores=score is not None and not proba):
+    points = _thresholds_given(at)
+    if engine == "spark":
+        r = _curves_spark(file, truth, pred, score, proba, input_format, kind, positive, direction, points,
+                          prevalence, roc_bins, memory, fmt, output, verbose)
+        if r is None:
+            return
+    elif file is not None and streams(file, memory, scores=score is not None and not proba):
         if proba or not score or not truth:
             raise UserError("data read in batches takes --truth and --score (--proba needs the whole table)")
         from assay.cli.common import dialect_options, parse_na_values
@@ -463,18 +494,9 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
                           memory=parse_size(memory or DEFAULT_MEMORY, "--memory"))
         except InvalidInput as e:
             raise fail(e, {**NAMES, "format": "--input-format"}) from None
-        if r.summary.on_disk and (kind in ("roc", "pr", "lift") or (kind == "thresholds" and at is None)):
-            # spilled to disk: the curve is written a chunk of points at a time, never held whole
-            from assay.report.curves import curve_csv_pieces, curve_json_pieces
-
-            positive_label = r.summary.labels[1]
-            at = {} if prevalence is None else {"prevalence": prevalence}
-            emit(curve_csv_pieces(r.curve_chunks(kind, **at)) if fmt == "csv" else
-                 curve_json_pieces(lambda: r.curve_chunks(kind, **at), kind=kind, positive=positive_label), output)
-            return
     elif proba is not None and len(proba_pairs(proba)) > 2:
         two_class = {"--positive": positive, "--prevalence": prevalence, "--costs": costs, "--at": at,
-                     "--roc-bins": roc_bins}
+                     "--roc-bins": roc_bins, "--direction": None if direction == "higher" else direction}
         for flag, value in two_class.items():
             if value is not None:
                 raise UserError(f"{flag} applies to two classes' scores; with --proba of more than two classes "
@@ -488,6 +510,16 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
                      options=options_of(click.get_current_context().params))
         except InvalidInput as e:
             raise fail(e, {**NAMES, **data.names, "y_proba": "--proba"}) from None
+    from assay.report.curves import curve_csv, curve_csv_pieces, curve_json, curve_json_pieces
+
+    if r.summary.on_disk and (kind in ("roc", "pr", "lift") or (kind == "thresholds" and at is None)):
+        # spilled to disk, or kept on Spark's executors: the curve is written a chunk of points at a time,
+        # never held whole
+        positive_label = r.summary.labels[1]
+        given = {} if prevalence is None else {"prevalence": prevalence}
+        emit(curve_csv_pieces(r.curve_chunks(kind, **given)) if fmt == "csv" else
+             curve_json_pieces(lambda: r.curve_chunks(kind, **given), kind=kind, positive=positive_label), output)
+        return
     if kind == "roc":
         table = r.roc()
     elif kind == "pr":
@@ -497,19 +529,79 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
     elif kind == "hull":
         table = r.hull()
     else:
-        points = None
-        if at is not None:
-            try:
-                points = np.array([float(v) for v in at.split(",") if v.strip()])
-            except ValueError:
-                raise UserError(f"--at: {at!r} is not a comma-separated list of numbers") from None
         try:
             table = r.threshold_table(points, prevalence=prevalence)
         except InvalidInput as e:
             raise fail(e, NAMES) from None
-    from assay.report.curves import curve_csv, curve_json
-
     emit(curve_csv(table) if fmt == "csv" else curve_json(table, kind=kind, positive=r.summary.labels[1]), output)
+
+
+def _thresholds_given(at: str | None) -> Any:
+    """--at's thresholds (None when not given)."""
+    import numpy as np
+
+    if at is None:
+        return None
+    try:
+        return np.array([float(v) for v in at.split(",") if v.strip()])
+    except ValueError:
+        raise UserError(f"--at: {at!r} is not a comma-separated list of numbers") from None
+
+
+SPARK_CURVE_REFUSED = {"--proba": "class probabilities are not counted on Spark yet",
+                       "--pred": "a curve needs scores",
+                       "--roc-bins": "the curves on Spark are exact (every distinct score): leave it out"}
+"""Why ``assay curves --engine spark`` refuses an option (one line each)."""
+
+
+def _curves_spark(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
+                  input_format: str | None, kind: str, positive: str | None, direction: str, points: Any,
+                  prevalence: float | None, roc_bins: int | None, memory: str | None, fmt: str,
+                  output: str | None, verbose: bool) -> Any:
+    """``assay curves --engine spark``: FILE read by Spark (:func:`assay.cli.common.on_spark`). With -o, the
+    points written by Spark (:func:`assay.engines.spark_curves.write_points`; None is returned); without,
+    the ranking analysis whose curve is printed a chunk at a time."""
+    for flag, value in (("--proba", proba), ("--pred", pred), ("--roc-bins", roc_bins)):
+        if value is not None:
+            raise UserError(f"{flag} does not apply to curves with --engine spark: {SPARK_CURVE_REFUSED[flag]}")
+    if file is None or not truth or not score:
+        raise UserError("--engine spark takes FILE, --truth and --score")
+    if direction == "auto":
+        raise UserError("--direction auto does not apply with --engine spark: choosing it reads every distinct "
+                        "score on this process; give --direction higher or lower")
+    if file == "-":
+        raise UserError("--engine spark reads a path Spark can read, not standard input")
+    budget = {}
+    if memory is not None:  # the driver's budget for a summary it walks: the same minimum
+        budget["memory"] = parse_size(memory, "--memory")
+        check_budget(file, memory, budget["memory"], remote=True)
+    options = options_of(click.get_current_context().params).replace(prevalence=None)  # the curve's, below
+    names = {**NAMES, "thresholds": "--at", "kind": "--kind"}
+    if output is not None:
+        from assay.engines.spark_curves import check_output_dir, has_scheme
+
+        if not has_scheme(output):  # refused before Spark starts (checked again as it writes)
+            try:
+                check_output_dir(output, [file])
+            except InvalidInput as e:
+                raise fail(e) from None
+
+    def run(df: Any, update: Any) -> Any:
+        from assay.engines import spark as engine
+        from assay.engines import spark_curves
+
+        if output is None:
+            return engine.rank(df, truth=truth, score=score, positive=positive, options=options, **budget)
+        from assay.report.curves import curve_cells, curve_values
+
+        frame = spark_curves.curve_frame(
+            df, truth=truth, score=score, kind=kind, positive=positive, direction=direction, prevalence=prevalence,
+            costs=options.costs, thresholds=points, render=curve_cells if fmt == "csv" else curve_values,
+            render_type="string" if fmt == "csv" else "double", **budget)
+        spark_curves.write_points(frame, output, format=fmt, inputs=[file])
+        return None
+
+    return on_spark(file, input_format, "csv", verbose, "counting on Spark", names, run)
 
 
 CLASS_CURVES = ("roc", "pr")

@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -45,7 +45,8 @@ import numpy as np
 
 from assay import __version__
 from assay.engines.files import summary_budget
-from assay.engines.spark_ranges import Remote, SparkRanges, executors_have_assay, window_for
+from assay.engines.spark_proba import evaluate_proba, positive_column, proba_classes
+from assay.engines.spark_ranges import Remote, SparkRanges, as_ipc, executors_have_assay, from_ipc, window_for
 from assay.errors import InvalidInput
 from assay.evaluation.applicability import refuse_inapplicable
 from assay.evaluation.directions import directed
@@ -141,6 +142,7 @@ def _aggregate(df: Any, keys: list[str]) -> dict[str, np.ndarray]:
 
 
 def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None = None,
+             proba: Sequence[str] | Mapping[str, str] | None = None,
              progress: Callable[[int, int | None], None] | None = None, **options: Any) -> Any:
     """Evaluate the predictions in a pyspark DataFrame, exactly, with only summaries reaching the driver.
 
@@ -151,6 +153,10 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
         The column of actual classes.
     pred, score : str
         The column of predicted classes, or of scores of the positive class (one of them).
+    proba : sequence of str, or mapping of class to column
+        Or the columns of class probabilities, each named after its class, or given as ``{class: column}``
+        (:mod:`assay.engines.spark_proba`: the executors summarise their partitions; each class's
+        one-vs-rest summary comes to the driver a range partition at a time, within ``memory``).
     progress : callable (rows counted, rows in all or None), optional
         Told as the score summary is counted (and as it reaches the driver, where the executors
         cannot walk it).
@@ -173,7 +179,7 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
         the part when Spark names it; the Spark exception is its ``__cause__``).
     """
     with spark_errors():
-        return _evaluate(df, truth, pred, score, progress, options)
+        return _evaluate(df, truth, pred, score, progress, options, proba)
 
 
 def options_and_data(options: dict[str, Any], data_keys: tuple[str, ...]) -> tuple[Options, dict[str, Any]]:
@@ -188,9 +194,30 @@ def options_and_data(options: dict[str, Any], data_keys: tuple[str, ...]) -> tup
 
 
 def _evaluate(df: Any, truth: str, pred: str | None, score: str | None,
-              progress: Callable[[int, int | None], None] | None, options: dict[str, Any]) -> Any:
-    if (pred is None) == (score is None):
-        raise InvalidInput("give exactly one of pred or score")
+              progress: Callable[[int, int | None], None] | None, options: dict[str, Any],
+              proba: Sequence[str] | Mapping[str, str] | None = None) -> Any:
+    if sum(x is not None for x in (pred, score, proba)) != 1:
+        raise InvalidInput("give exactly one of pred, score or proba")
+    named: str | None = None  # the score column's name, which may choose the positive class
+    if proba is not None:  # probabilities of several classes; of two, the positive class's column is a score
+        classes = proba_classes(proba)
+        check_columns(df, [truth, *classes.values()])
+        chosen, data = options_and_data(options, ("positive", "labels", "memory"))
+
+        def executors() -> bool:  # asked once the options are checked (one small job)
+            return EXECUTORS_WALK and executors_have_assay(df.sparkSession.sparkContext, __version__)
+
+        if len(classes) > 2:
+            budget = summary_budget(data.get("memory", DEFAULT_MEMORY))  # the one-vs-rest summaries' share
+            return evaluate_proba(df, truth, classes, chosen, {**data, "memory": budget}, progress,
+                                  executors=executors, partition_scores=PARTITION_SCORES)
+        if data.get("labels") is not None:
+            raise InvalidInput("the classes are the probability columns' (proba={class: column}); labels applies "
+                               "to predicted labels", field="labels")
+        score, _ = positive_column(df, truth, classes, data.get("positive"), executors=executors)
+        options = {**data, "options": chosen}
+    else:
+        named = score
     other = pred or score
     check_columns(df, [truth, other])
     if pred is not None:  # a score column is checked as it is counted
@@ -209,9 +236,13 @@ def _evaluate(df: Any, truth: str, pred: str | None, score: str | None,
                            field="kappa_weights")
     if chosen.top_k is not None:
         raise InvalidInput("applies to probabilities of more than two classes (one column per class)", field="top_k")
-    summary, labels, positive, why = _scores(df, truth, score, data.get("positive"),
-                                             summary_budget(data.get("memory", DEFAULT_MEMORY)), progress)
-    return evaluate_score_counts(summary, labels, positive, why, chosen)
+    summary, labels, positive, why, _ = score_summary(df, truth, score, data.get("positive"),
+                                                      summary_budget(data.get("memory", DEFAULT_MEMORY)), progress,
+                                                      score_name=named)
+    result = evaluate_score_counts(summary, labels, positive, why, chosen)
+    if proba is not None:  # probabilities given as such: no note that scores are read as probabilities
+        result = replace(result, notes=tuple(n for n in result.notes if not n.startswith("scores within [0, 1]")))
+    return result
 
 
 def rank(df: Any, *, truth: str, score: str, positive: Any = None, **options: Any) -> Any:
@@ -498,21 +529,29 @@ def score_summary(df: Any, truth: str, score: str, positive: Any, memory: int | 
     for a score column named ``score_name``), why, and the raw values of the truth that mean the positive
     class. A missing or non-finite value is named (:func:`first_bad`).
 
-    The executors count the positives and negatives at each distinct score (``groupBy``, kept while it is
-    read), range-partition those counts on the score, highest first (``repartitionByRange``), sort each
-    partition, and turn it into one Arrow IPC message (``mapInArrow``). Where the executors import assay,
-    the partitions stay cached there (:class:`~assay.engines.spark_ranges.SparkRanges`: they walk them,
-    the driver combines the partial results and fetches single entries). Otherwise the driver takes the
-    partitions one after another (``toLocalIterator``) into the same merge tree as files read in batches,
-    which spills to disk past ``memory``. No row and no whole summary is collected.
+    One small job counts the rows of each class (``groupBy`` on the truth). Then one shuffle: the rows are
+    range-partitioned on the score, highest first (``repartitionByRange``, about
+    :data:`PARTITION_SCORES` rows a partition), and each partition counts its positives and negatives at
+    each of its distinct scores (``groupBy`` on the score, which the range partitioning already satisfies:
+    Spark adds no second exchange), sorts them and turns them into one Arrow IPC message
+    (``mapInArrow``). Where the executors import assay, the partitions stay cached there
+    (:class:`~assay.engines.spark_ranges.SparkRanges`: they walk them, the driver combines the partial
+    results and fetches single entries); a summary of at most :data:`HELD_SCORES` distinct scores is taken
+    whole. Otherwise the driver takes the partitions one after another (``toLocalIterator``) into the same
+    merge tree as files read in batches, which spills to disk past ``memory``. No row and no whole summary
+    is collected. Bad values are found from the partitions' ends (a missing or non-finite score sorts
+    first or last), so a clean DataFrame is read twice in all: once for the classes, once for the counts.
     """
     F = functions()
     if progress is not None:
         progress(0, None)
-    raw = [row[0] for row in df.select(truth).where(F.col(truth).isNotNull()).distinct().limit(3).collect()]
+    found = df.groupBy(truth).count().limit(3).collect()
+    if any(row[0] is None for row in found):  # a missing class: named with its row
+        first_bad(df, truth, score, numeric=True)
+    raw = [row[0] for row in found]
+    rows = sum(int(row[1]) for row in found)
     enc = encode_labels({"y_true": np.array(raw, dtype=object)})
     if not enc.labels:
-        first_bad(df, truth, score, numeric=True)
         raise InvalidInput("no instances to evaluate", field=f"column {truth!r}")
     if len(enc.labels) != 2:
         what = "a single class" if len(enc.labels) == 1 else f"{len(enc.labels)} classes"
@@ -521,51 +560,46 @@ def score_summary(df: Any, truth: str, score: str, positive: Any, memory: int | 
     p = enc.labels.index(chosen)
     positives_raw = [value for value, code in zip(raw, enc.codes["y_true"]) if code == p]
     is_positive = F.col(truth).isin(positives_raw).cast("long")
-    number = _as_number(df, score)
-    bad = (F.col(truth).isNull() | number.isNull() | F.isnan(number) | (number == float("inf"))
-           | (number == float("-inf"))).cast("long")
-    # counted once and kept: the sizes, the range partitioning's sample and the partitions all read it
-    counts = (df.select(number.alias("s"), is_positive.alias("y"), bad.alias("bad"))
-              .groupBy("s").agg(F.sum("y").alias("pos"), (F.count(F.lit(1)) - F.sum("y")).alias("neg"),
-                                F.sum("bad").alias("bad"))
-              .persist(_storage()))
-    try:
-        sizes = counts.agg(F.count(F.lit(1)).alias("distinct"), F.sum(F.col("pos") + F.col("neg")).alias("rows"),
-                           F.sum("bad").alias("bad")).first()
-        if int(sizes["bad"] or 0):  # name the first bad row, as the in-memory checks do
-            first_bad(df, truth, score, numeric=True)
-        distinct, rows = int(sizes["distinct"]), int(sizes["rows"] or 0)
-        if distinct == 0:
-            raise InvalidInput("no instances to evaluate", field=f"column {truth!r}")
-        if progress is not None:
-            progress(0, rows)
-        summary = _summary_of(counts.select("s", "pos", "neg"), distinct, rows, (enc.labels[1 - p], chosen),
-                              score, memory, progress)
-        return summary, enc.labels, chosen, why, positives_raw
-    finally:
-        counts.unpersist(blocking=False)
+    if progress is not None:
+        progress(0, rows)
+    counts = (df.select(_as_number(df, score).alias("s"), is_positive.alias("y"))
+              .repartitionByRange(max(1, -(-rows // PARTITION_SCORES)), F.col("s").desc())
+              .groupBy("s").agg(F.sum("y").alias("pos"), (F.count(F.lit(1)) - F.sum("y")).alias("neg"))
+              .sortWithinPartitions(F.col("s").desc()))
+    labels = (enc.labels[1 - p], chosen)
+    summary = _summary_of(counts, rows, labels, lambda: first_bad(df, truth, score, numeric=True), score,
+                          memory, progress)
+    return summary, enc.labels, chosen, why, positives_raw
 
 
-def _summary_of(counts: Any, distinct: int, rows: int, labels: tuple[str, str], score: str, memory: int | None,
-                progress: Callable[[int, int | None], None] | None) -> ScoreCounts:
-    """The summary of the counts at each distinct score: kept on the executors where they import assay,
-    else streamed to the driver's merge tree."""
-    F = functions()
-    ordered = (counts.repartitionByRange(max(1, -(-distinct // PARTITION_SCORES)), F.col("s").desc())
-               .sortWithinPartitions(F.col("s").desc()))
-    sc = counts.sparkSession.sparkContext
-    if EXECUTORS_WALK and distinct > HELD_SCORES and executors_have_assay(sc, __version__):
-        blobs = ordered.mapInArrow(_as_ipc(), "ipc binary").rdd.map(_blob())
+def _summary_of(ordered: Any, rows: int, labels: tuple[str, str], bad: Callable[[], None], score: str,
+                memory: int | None, progress: Callable[[int, int | None], None] | None) -> ScoreCounts:
+    """The summary of the counts at each distinct score, range-partitioned and sorted (``ordered``): kept on
+    the executors where they import assay, else streamed to the driver's merge tree. ``bad`` names the
+    first bad row (a score that is missing or not finite)."""
+    sc = ordered.sparkSession.sparkContext
+    if EXECUTORS_WALK and rows > HELD_SCORES and executors_have_assay(sc, __version__):
+        blobs = ordered.mapInArrow(as_ipc(), "ipc binary").rdd.map(_blob())
         blobs.persist(_storage())
-        remote = Remote(sc, blobs, window_for(distinct), fetched=FETCHED)
+        remote = Remote(sc, blobs, window_for(rows), fetched=FETCHED)
+        if not remote.finite():
+            remote.close()
+            bad()
         if progress is not None:
             progress(rows, rows)
+        if int(remote.distinct.sum()) <= HELD_SCORES:  # few distinct scores: taken whole, in one job
+            scores, pos, neg = remote.everything()
+            remote.close()
+            return ScoreCounts(scores, pos, neg, labels)
         return ScoreCounts.of_ranges(SparkRanges(remote), labels)
     tree = MergeTree(memory)
     done = 0
-    for row in ordered.mapInArrow(_as_ipc(), "ipc binary").toLocalIterator():
-        part = _from_ipc(row[0])
-        scores = as_scores(part.column("s").to_numpy(zero_copy_only=False), f"column {score!r}") + 0.0
+    for row in ordered.mapInArrow(as_ipc(), "ipc binary").toLocalIterator():
+        part = from_ipc(row[0])
+        values = part.column("s").to_numpy(zero_copy_only=False).astype(np.float64)
+        if not np.isfinite(values).all():
+            bad()
+        scores = as_scores(values, f"column {score!r}") + 0.0
         pos = part.column("pos").to_numpy(zero_copy_only=False).astype(np.int64)
         neg = part.column("neg").to_numpy(zero_copy_only=False).astype(np.int64)
         if len(scores) > 1 and not (np.diff(scores) < 0).all():  # not in order after all: sort it here
@@ -580,31 +614,8 @@ def _summary_of(counts: Any, distinct: int, rows: int, labels: tuple[str, str], 
     return tree.result()
 
 
-def _as_ipc() -> Callable[[Iterator[Any]], Iterator[Any]]:
-    """The function the executors run: a partition's record batches as one row holding their Arrow IPC stream.
-
-    Defined inside this function so that it travels to the executors by value (cloudpickle pickles a
-    module's top-level function by reference, which would need assay installed on every executor): the
-    executors need pyarrow only, as pyspark's Arrow functions do.
-    """
-    def as_ipc(batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-
-        sink = pa.BufferOutputStream()
-        writer = None
-        for batch in batches:
-            if writer is None:
-                writer = pa.ipc.new_stream(sink, batch.schema)
-            writer.write_batch(batch)
-        if writer is not None:
-            writer.close()
-            yield pa.RecordBatch.from_arrays([pa.array([sink.getvalue().to_pybytes()], pa.binary())], names=["ipc"])
-
-    return as_ipc
-
-
 def _blob() -> Callable[[Any], bytes]:
-    """A row's IPC blob (by value, as :func:`_as_ipc`)."""
+    """A row's IPC blob (by value, as :func:`~assay.engines.spark_ranges.as_ipc`)."""
     return lambda row: row[0]
 
 
@@ -612,9 +623,3 @@ def _storage() -> Any:
     from pyspark import StorageLevel
 
     return StorageLevel.MEMORY_AND_DISK
-
-
-def _from_ipc(blob: bytes) -> Any:
-    import pyarrow as pa
-
-    return pa.ipc.open_stream(pa.py_buffer(blob)).read_all()

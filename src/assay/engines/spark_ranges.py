@@ -38,7 +38,7 @@ import numpy as np
 from assay.summaries.ranges import Range, RangeSummary
 from assay.summaries.walk import Piece
 
-__all__ = ["Remote", "SparkRanges", "executors_have_assay", "window_for"]
+__all__ = ["Remote", "SparkRanges", "as_ipc", "executors_have_assay", "from_ipc", "window_for"]
 
 WINDOW = 2048
 """Entries of a window at least: a search's last steps read one window, fetched whole."""
@@ -142,16 +142,56 @@ def _walk(folds: Sequence[Any], places: dict[int, tuple[Any, ...]], rows: Iterat
     return [(pid, [fold.piece(p) for fold in folds])]
 
 
+def as_ipc() -> Callable[[Iterator[Any]], Iterator[Any]]:
+    """The function the executors run: a partition's record batches as one row holding their Arrow IPC stream.
+
+    Defined inside this function so that it travels to the executors by value (cloudpickle pickles a
+    module's top-level function by reference, which would need assay installed on every executor): the
+    executors need pyarrow only, as pyspark's Arrow functions do.
+    """
+    def as_ipc(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        sink = pa.BufferOutputStream()
+        writer = None
+        for batch in batches:
+            if writer is None:
+                writer = pa.ipc.new_stream(sink, batch.schema)
+            writer.write_batch(batch)
+        if writer is not None:
+            writer.close()
+            yield pa.RecordBatch.from_arrays([pa.array([sink.getvalue().to_pybytes()], pa.binary())], names=["ipc"])
+
+    return as_ipc
+
+
+def from_ipc(blob: bytes) -> Any:
+    """The table of an Arrow IPC stream (a partition's, from :func:`as_ipc`)."""
+    import pyarrow as pa
+
+    return pa.ipc.open_stream(pa.py_buffer(blob)).read_all()
+
+
 # on the driver -----------------------------------------------------------------------------------------
 
 
 def executors_have_assay(sc: Any, version: str) -> bool:
-    """Whether Spark's executors import this version of assay (one task)."""
+    """Whether Spark's executors import this version of assay (one task; a yes is remembered for the
+    application)."""
+    key = (sc.applicationId, version)
+    if key in _HAVE_ASSAY:
+        return True
     try:
         found = sc.parallelize([0], 1).map(_probe_by_value()).collect()
     except Exception:  # noqa: BLE001 - any failure means: walk on the driver
         return False
+    if found == [version]:
+        _HAVE_ASSAY.add(key)
     return found == [version]
+
+
+_HAVE_ASSAY: set[tuple[str, str]] = set()
+"""The Spark applications (and assay versions) whose executors were found to import assay."""
 
 
 def _probe_by_value() -> Callable[[Any], str | None]:
@@ -183,6 +223,18 @@ class Remote:
         self._windows: OrderedDict[tuple[int, int], tuple[np.ndarray, ...]] = OrderedDict()
         self._lock = threading.Lock()
         weakref.finalize(self, _unpersist, blobs)
+
+    def finite(self) -> bool:
+        """Whether every score is a finite number: a missing score (null), NaN or an infinity sorts at an end
+        of a partition, which the skeleton holds."""
+        return all(bool(np.isfinite(sk[1]).all()) for sk in self.skeleton)
+
+    def everything(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The whole summary, in one job: its scores (decreasing), positives and negatives."""
+        if not self.ids:
+            return np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        got = self._fetch({b: np.arange(int(d)) for b, d in enumerate(self.distinct)})
+        return tuple(np.concatenate([got[b][k] for b in range(len(self.ids))]) for k in range(3))
 
     def ranges(self) -> list[Range]:
         return [Range(p, n, int(d), partial(self.whole, b))
@@ -354,12 +406,9 @@ class SparkRanges(RangeSummary):
 
     def walk_folds(self, folds: Sequence[Any]) -> list[Any]:
         """Every fold's result, its partials computed on the executors (a piece a partition)."""
-        places = {}
-        for k in range(len(self.order)):
-            b = len(self.order) - 1 - k if self.negated_view else k
-            places[b] = (self.negated_view, self.swapped_view, int(self.starts[k]), int(self.tp_before[k]),
-                         int(self.fp_before[k]), self.n_positive, self.n_negative)
-        order = [len(self.order) - 1 - k if self.negated_view else k for k in range(len(self.order))]
+        in_order = self.places()
+        places = dict(in_order)
+        order = [b for b, _ in in_order]
         partials = self.remote.walk(folds, places)
 
         def look(other: Any, indices: Sequence[int]) -> list[Any]:
@@ -369,3 +418,14 @@ class SparkRanges(RangeSummary):
             return [seen[order[k]][0] for k in indices]
 
         return [fold.combine([partials[b][f] for b in order], look) for f, fold in enumerate(folds)]
+
+    def places(self) -> list[tuple[int, tuple[Any, ...]]]:
+        """Each range of this view, in the view's order: the partition's position (in the remote's order) and
+        its place, as :func:`view_piece` takes it (negated, swapped, start, tp before, fp before, positives
+        in all, negatives in all)."""
+        out = []
+        for k in range(len(self.order)):
+            b = len(self.order) - 1 - k if self.negated_view else k
+            out.append((b, (self.negated_view, self.swapped_view, int(self.starts[k]), int(self.tp_before[k]),
+                            int(self.fp_before[k]), self.n_positive, self.n_negative)))
+        return out

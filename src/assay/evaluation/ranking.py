@@ -91,7 +91,10 @@ __all__ = [
     "analyse_scores",
     "cost_at",
     "CURVE_OPTIONS",
+    "CHUNKED_CURVES",
+    "CurveRows",
     "check_curve_options",
+    "threshold_rows",
 ]
 
 AUCInterval = Literal["delong", "bootstrap"]
@@ -253,53 +256,30 @@ class RankingAnalysis(Displayable):
         """The rows of ``roc()``, ``pr()``, ``lift_curve()`` or ``threshold_table()`` (``kind`` "roc", "pr",
         "lift" or "thresholds"; with ``prevalence`` as they take it), ``chunk`` distinct thresholds at a time:
         a curve of a summary spilled to disk is written out without being held whole (the pages read are
-        given back)."""
-        prevalence = _curve_prevalence(prevalence)
-        if prevalence is not None and kind == "roc":
-            raise InvalidInput("the ROC curve does not move with the class balance", field="prevalence")
+        given back). Each chunk's rows are :meth:`curve_rows`'s of that piece of the counts."""
+        rows = self.curve_rows(kind, prevalence=prevalence)
         tc = self.counts
         for start in range(0, len(tc.thresholds), chunk):
             part = ThresholdCounts(np.array(tc.thresholds[start:start + chunk]), np.array(tc.tp[start:start + chunk]),
                                    np.array(tc.fp[start:start + chunk]), tc.n_positive, tc.n_negative)
             release(tc.thresholds, tc.tp, tc.fp)
-            if kind == "roc":
-                fpr, tpr, thresholds = roc_points(part)
-                first = 0 if start == 0 else 1  # the origin once, at the top
-                yield {"threshold": self.shown(thresholds[first:]), "fpr": fpr[first:], "tpr": tpr[first:]}
-            elif kind == "pr":
-                precision, recall, thresholds = pr_points(part, prevalence)
-                yield {"threshold": self.shown(thresholds), "recall": recall, "precision": precision}
-            elif kind == "lift":
-                depth, gains, lift = lift_points(part, prevalence)
-                yield {"threshold": self.shown(part.thresholds), "depth": depth, "gains": gains, "lift": lift}
-            elif kind == "thresholds":
-                tp, fp = part.tp.astype(np.float64), part.fp.astype(np.float64)  # as counts_at gives them
-                yield self._table(part.thresholds, Cells(tp, fp, tc.n_positive - tp, tc.n_negative - fp),
-                                  prevalence)
-            else:
-                raise ValueError(f"no chunked curve {kind!r}")
+            yield rows.of(part, first=start == 0)
+
+    def curve_rows(self, kind: str, *, prevalence: float | None = None) -> CurveRows:
+        """What makes the rows of the curve ``kind`` ("roc", "pr", "lift" or "thresholds", with ``prevalence``
+        as :meth:`curve_chunks` takes it) from any piece of consecutive cumulative counts: a small value that
+        travels (to Spark's executors, which make each range partition's rows)."""
+        prevalence = _curve_prevalence(prevalence)
+        if prevalence is not None and kind == "roc":
+            raise InvalidInput("the ROC curve does not move with the class balance", field="prevalence")
+        if kind not in CHUNKED_CURVES:
+            raise ValueError(f"no chunked curve {kind!r}")
+        return CurveRows(kind, prevalence, self.costs, self.deployment_prevalence, self.direction)
 
     def _table(self, t: np.ndarray, cells: Cells, prevalence: float | None = None) -> dict[str, np.ndarray]:
         tc = self.counts
-        n = tc.n_positive + tc.n_negative
-        table = {"threshold": self.shown(t), "tp": cells.tp, "fp": cells.fp, "fn": cells.fn, "tn": cells.tn}
-        rated = cells
-        if prevalence is not None:  # the shares of the four outcomes at that prevalence (they sum to 1)
-            pos, neg = float(tc.n_positive), float(tc.n_negative)
-            rated = Cells(np.asarray(cells.tp, dtype=np.float64) / pos * prevalence,
-                          np.asarray(cells.fp, dtype=np.float64) / neg * (1.0 - prevalence),
-                          np.asarray(cells.fn, dtype=np.float64) / pos * prevalence,
-                          np.asarray(cells.tn, dtype=np.float64) / neg * (1.0 - prevalence))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            for name in ("recall", "fpr", "precision", "specificity", "npv", "accuracy", "f1", "youden_j", "mcc"):
-                moves = name not in ("recall", "fpr", "specificity", "youden_j")  # the rates do not move
-                table[name] = np.asarray(BINARY_METRICS[name].compute(rated if moves else cells), dtype=np.float64)
-            table["expected_cost"] = self._cost(table["fpr"], table["recall"], prevalence)
-        table["predicted_positive"] = (cells.tp + cells.fp) / n if prevalence is None else rated.tp + rated.fp
-        return table
-
-    def _cost(self, fpr: np.ndarray, tpr: np.ndarray, prevalence: float | None = None) -> np.ndarray:
-        return cost_at(self.costs, self.deployment_prevalence if prevalence is None else prevalence, fpr, tpr)
+        return threshold_rows(self.shown(t), cells, tc.n_positive, tc.n_negative, self.costs,
+                              self.deployment_prevalence, prevalence)
 
     # output -----------------------------------------------------------------
 
@@ -353,6 +333,72 @@ class RankingAnalysis(Displayable):
             "approximation": self.approximation,
             "notes": list(self.notes),
         }
+
+
+CHUNKED_CURVES = ("roc", "pr", "lift", "thresholds")
+"""The curves whose rows come a piece of the cumulative counts at a time (:class:`CurveRows`)."""
+
+
+@dataclass(frozen=True)
+class CurveRows:
+    """The rows of one curve (:meth:`RankingAnalysis.curve_rows`) from any piece of the summary's
+    consecutive cumulative counts: the rows of the pieces, one after another, are the curve's rows (the
+    ROC curve's first point, (0, 0) at an infinite threshold, comes with the first piece only). Every
+    value is a function of its own entry's counts, so a piece needs only the counts before it.
+
+    ``kind`` is "roc", "pr", "lift" or "thresholds"; ``prevalence`` that of :meth:`RankingAnalysis.pr`,
+    :meth:`~RankingAnalysis.lift_curve` or :meth:`~RankingAnalysis.threshold_table` (None: the data's);
+    ``costs`` and ``deployment_prevalence`` give the threshold table's expected cost; ``direction`` "lower"
+    shows the thresholds in the scores' own units (the summary holds the negated scores).
+    """
+    kind: str
+    prevalence: float | None
+    costs: Costs
+    deployment_prevalence: float
+    direction: str = "higher"
+
+    def of(self, part: ThresholdCounts, *, first: bool) -> dict[str, np.ndarray]:
+        """The rows of the piece ``part`` (its cumulative counts include those before it); ``first``: the
+        piece that starts the curve."""
+        shown = -part.thresholds if self.direction == "lower" else part.thresholds
+        if self.kind == "roc":
+            fpr, tpr, thresholds = roc_points(part)
+            skip = 0 if first else 1  # the origin once, at the top
+            return {"threshold": (-thresholds if self.direction == "lower" else thresholds)[skip:],
+                    "fpr": fpr[skip:], "tpr": tpr[skip:]}
+        if self.kind == "pr":
+            precision, recall, _ = pr_points(part, self.prevalence)
+            return {"threshold": shown, "recall": recall, "precision": precision}
+        if self.kind == "lift":
+            depth, gains, lift = lift_points(part, self.prevalence)
+            return {"threshold": shown, "depth": depth, "gains": gains, "lift": lift}
+        tp, fp = part.tp.astype(np.float64), part.fp.astype(np.float64)  # as counts_at gives them
+        return threshold_rows(shown, Cells(tp, fp, part.n_positive - tp, part.n_negative - fp), part.n_positive,
+                              part.n_negative, self.costs, self.deployment_prevalence, self.prevalence)
+
+
+def threshold_rows(shown: np.ndarray, cells: Cells, n_positive: Any, n_negative: Any, costs: Costs,
+                   deployment_prevalence: float, prevalence: float | None = None) -> dict[str, np.ndarray]:
+    """The threshold table's rows (:meth:`RankingAnalysis.threshold_table`) at the thresholds ``shown`` (in
+    the scores' own units), whose cells are ``cells``; at a ``prevalence`` pi every column that moves with the
+    class balance is at pi; the expected cost is at pi, else at ``deployment_prevalence``."""
+    n = n_positive + n_negative
+    table = {"threshold": shown, "tp": cells.tp, "fp": cells.fp, "fn": cells.fn, "tn": cells.tn}
+    rated = cells
+    if prevalence is not None:  # the shares of the four outcomes at that prevalence (they sum to 1)
+        pos, neg = float(n_positive), float(n_negative)
+        rated = Cells(np.asarray(cells.tp, dtype=np.float64) / pos * prevalence,
+                      np.asarray(cells.fp, dtype=np.float64) / neg * (1.0 - prevalence),
+                      np.asarray(cells.fn, dtype=np.float64) / pos * prevalence,
+                      np.asarray(cells.tn, dtype=np.float64) / neg * (1.0 - prevalence))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for name in ("recall", "fpr", "precision", "specificity", "npv", "accuracy", "f1", "youden_j", "mcc"):
+            moves = name not in ("recall", "fpr", "specificity", "youden_j")  # the rates do not move
+            table[name] = np.asarray(BINARY_METRICS[name].compute(rated if moves else cells), dtype=np.float64)
+        table["expected_cost"] = cost_at(costs, deployment_prevalence if prevalence is None else prevalence,
+                                         table["fpr"], table["recall"])
+    table["predicted_positive"] = (cells.tp + cells.fp) / n if prevalence is None else rated.tp + rated.fp
+    return table
 
 
 CURVE_OPTIONS: dict[str, frozenset[str]] = {

@@ -52,7 +52,8 @@ from assay.summaries.partition import Keys, ScoreScan, batch_keys, one_vs_rest
 from assay.summaries.probabilities import ProbabilitySummary
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["evaluate_batches", "oriented_summary", "batch_items", "located", "score_summaries", "SCAN_THREADS"]
+__all__ = ["evaluate_batches", "oriented_summary", "batch_items", "located", "score_summaries", "SCAN_THREADS",
+           "proba_options", "proba_partials", "evaluate_proba_summaries"]
 
 def evaluate_batches(
     batches: Iterable[Any],
@@ -367,26 +368,8 @@ def _proba_summaries(item: tuple[str | None, int, Any, Any], names: Mapping[str,
                      ) -> tuple[ConfusionCounts, ProbabilitySummary, list[list[np.ndarray]], dict[str, Any]]:
     """(On a worker thread) a batch's confusion counts of the most probable class, its probability summary,
     and for each column the keys of its probabilities by actual class."""
-    part, first_row, y_true, proba = item
-    matrix = _proba_matrix(part, first_row, proba, names, labels)
-    try:
-        enc = encode_labels({"y_true": y_true}, labels=list(labels))
-        if matrix.shape[0] != len(enc.codes["y_true"]):
-            raise InvalidInput(f"has {matrix.shape[0]} rows but y_true has {len(enc.codes['y_true'])}",
-                               field="y_proba")
-    except InvalidInput as e:
-        raise located(e, part, first_row, names) from None
-    codes = enc.codes["y_true"].astype(np.intp)
+    cm, summary, extras, codes, matrix = proba_partials(item, names, labels, clip, bins, top_k, costs)
     k = len(labels)
-    made = np.argmax(matrix, axis=1)
-    cm = ConfusionCounts.from_codes(codes, made, labels=labels)
-    summary = ProbabilitySummary.from_codes(codes, matrix, labels=labels, clip=clip, bins=bins)
-    extras: dict[str, Any] = {}
-    if top_k is not None:
-        extras["hits"] = int(top_k_hits(matrix, codes, top_k).sum())
-    if costs is not None:
-        extras["decisions"] = DecisionCosts(len(labels))
-        extras["decisions"].add(matrix, codes, made, costs)
     order = np.argsort(codes, kind="stable")
     bounds = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=k))))
     kernels = compiled(1 << 62)
@@ -397,21 +380,59 @@ def _proba_summaries(item: tuple[str | None, int, Any, Any], names: Mapping[str,
     return cm, summary, keys, extras
 
 
+def proba_partials(item: tuple[str | None, int, Any, Any], names: Mapping[str, str], labels: tuple[str, ...],
+                   clip: float | None, bins: int, top_k: int | None = None, costs: np.ndarray | None = None
+                   ) -> tuple[ConfusionCounts, ProbabilitySummary, dict[str, Any], np.ndarray, np.ndarray]:
+    """A batch (part, first row, truth, probabilities) of k > 2 classes validated (an error names the part
+    and the row), and what it adds to the evaluation: the confusion counts of the most probable class, the
+    probability summary, ``extras`` (``"hits"``: the top-k hits, with ``top_k``; ``"decisions"``: the
+    :class:`DecisionCosts` of the decisions of least expected cost, with ``costs``), and the actual classes'
+    codes and the probability matrix (columns in ``labels``' order). Each part merges (Spark's executors run
+    this on their partitions)."""
+    part, first_row, y_true, proba = item
+    matrix = _proba_matrix(part, first_row, proba, names, labels)
+    try:
+        enc = encode_labels({"y_true": y_true}, labels=list(labels))
+        if matrix.shape[0] != len(enc.codes["y_true"]):
+            raise InvalidInput(f"has {matrix.shape[0]} rows but y_true has {len(enc.codes['y_true'])}",
+                               field="y_proba")
+    except InvalidInput as e:
+        raise located(e, part, first_row, names) from None
+    codes = enc.codes["y_true"].astype(np.intp)
+    made = np.argmax(matrix, axis=1)
+    cm = ConfusionCounts.from_codes(codes, made, labels=labels)
+    summary = ProbabilitySummary.from_codes(codes, matrix, labels=labels, clip=clip, bins=bins)
+    extras: dict[str, Any] = {}
+    if top_k is not None:
+        extras["hits"] = int(top_k_hits(matrix, codes, top_k).sum())
+    if costs is not None:
+        extras["decisions"] = DecisionCosts(len(labels))
+        extras["decisions"].add(matrix, codes, made, costs)
+    return cm, summary, extras, codes, matrix
+
+
+def proba_options(labels: tuple[str, ...], options: Options, positive: Any, where: str = "on data read in batches"
+                  ) -> np.ndarray | None:
+    """The options of k > 2 classes' probabilities that summaries merged from parts honour (a positive class,
+    quantile calibration bins refused, with ``where`` they are not computed), and the cost matrix in
+    ``labels``' order (None without one)."""
+    if positive is not None:
+        raise InvalidInput(f"a positive class applies to two-class data; these data have {len(labels)} classes",
+                           field="positive")
+    if options.calibration_strategy != "uniform":
+        raise InvalidInput(f"quantile calibration bins of several classes are not computed {where} "
+                           "yet; use uniform bins", field="calibration_strategy")
+    return None if options.cost_matrix is None else matrix_costs_of(options.cost_matrix, None, labels)
+
+
 def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mapping[str, str], options: Options, *,
                     positive: Any) -> Evaluation:
     """The evaluation of k > 2 classes' probabilities read in batches: the most probable class's confusion
     counts, each class's one-vs-rest ROC summary (a scan of its column by actual class), Hand and Till's
     pairwise AUCs from the same scans, and the merged probability summary."""
-    if positive is not None:
-        raise InvalidInput(f"a positive class applies to two-class data; these data have {len(labels)} classes",
-                           field="positive")
-    confidence, clip, bins, top_k, memory = options.confidence, options.clip, options.calibration_bins, \
-        options.top_k, options.memory
-    if options.calibration_strategy != "uniform":
-        raise InvalidInput("quantile calibration bins of several classes are not computed on data read in batches "
-                           "yet; use uniform bins", field="calibration_strategy")
+    costs = proba_options(labels, options, positive)
+    clip, bins, top_k, memory = options.clip, options.calibration_bins, options.top_k, options.memory
     k = len(labels)
-    costs = None if options.cost_matrix is None else matrix_costs_of(options.cost_matrix, None, labels)
     hits = 0
     decisions: Any = None
     share = None if memory is None else max(memory // k, 1)
@@ -439,8 +460,31 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
                 take(*pending.popleft().result())
         while pending:
             take(*pending.popleft().result())
+    except BaseException:
+        for scan in scans:
+            scan.close()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return evaluate_proba_summaries(cm, probabilities, hits, decisions, scans, labels, options,
+                                    field=names.get("y_true", "y_true"))
+
+
+def evaluate_proba_summaries(cm: ConfusionCounts | None, probabilities: ProbabilitySummary | None, hits: int,
+                             decisions: DecisionCosts | None, scans: Sequence[Any], labels: tuple[str, ...],
+                             options: Options, *, field: str = "y_true") -> Evaluation:
+    """The evaluation of k > 2 classes' probabilities from their merged summaries: the most probable class's
+    confusion counts ``cm``, the probability summary, the top-k ``hits`` (with ``options.top_k``), the
+    decisions of least expected cost (None without a cost matrix), and for each class j a scan of column j
+    by actual class (a :class:`ScoreScan` of k classes, or an object with its ``pieces``, ``fits``,
+    ``directory`` and ``close``), which gives class j's one-vs-rest summary and Hand and Till's pairwise
+    AUCs (:func:`~assay.summaries.partition.one_vs_rest`). The scans are closed, on errors too. ``field``
+    names the truth in "no instances"."""
+    k = len(labels)
+    confidence, top_k = options.confidence, options.top_k
+    try:
         if cm is None or probabilities is None or cm.n == 0:
-            raise InvalidInput("no instances to evaluate", field=names.get("y_true", "y_true"))
+            raise InvalidInput("no instances to evaluate", field=field)
         result = evaluate_confusion_counts(cm, options, predicted_labels=False)
         if top_k is not None:
             top = top_k_estimate(hits, cm.n, top_k, k, confidence=confidence, interval=options.interval)
@@ -457,12 +501,9 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
             for col in range(k):
                 if col != j and support[j] and support[col]:
                     pair_aucs[j, col] = u2[col] / (2 * int(support[j]) * int(support[col]))
-    except BaseException:
+    finally:
         for scan in scans:
             scan.close()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
     ranking = analyse_multiclass_counts(summaries, pair_aucs, support, labels, confidence=confidence)
     probabilistic = analyse_summary(probabilities, prior=options.prior, confidence=confidence)
     return replace(result, ranking=ranking, probabilistic=probabilistic)

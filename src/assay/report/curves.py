@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["curve_csv", "curve_csv_pieces", "curve_json", "curve_json_pieces"]
+__all__ = ["curve_cells", "curve_csv", "curve_csv_pieces", "curve_json", "curve_json_pieces", "curve_values"]
 
 
 def _cell(x: Any) -> str:
@@ -35,13 +35,28 @@ def curve_csv(table: dict[str, np.ndarray]) -> str:
 
 def curve_json(table: dict[str, np.ndarray], *, kind: str, positive: str | None) -> str:
     """{"kind", "positive", "columns": {name: [values]}}; null for undefined or infinite values."""
-    def clean(v: float) -> float | None:
-        f = float(v)
-        return f if math.isfinite(f) else None
-
-    payload = {"kind": kind, "positive": positive,
-               "columns": {name: [clean(v) for v in np.asarray(values)] for name, values in table.items()}}
+    payload = {"kind": kind, "positive": positive, "columns": curve_values(table)}
     return json.dumps(payload, indent=1, allow_nan=False) + "\n"
+
+
+def curve_cells(table: dict[str, np.ndarray]) -> dict[str, list[str | None]]:
+    """The cells of :func:`curve_csv`, column by column, None for an empty one (an undefined value): what a
+    CSV writer that leaves null cells empty writes as the same text.
+
+    >>> curve_cells({"threshold": np.array([np.inf, 0.5]), "tp": np.array([0.0, 3.0]), "x": np.array([np.nan, 0.25])})
+    {'threshold': ['inf', '0.5'], 'tp': ['0', '3'], 'x': [None, '0.25']}
+    """
+    return {name: [_cell(v) or None for v in np.asarray(values)] for name, values in table.items()}
+
+
+def curve_values(table: dict[str, np.ndarray]) -> dict[str, list[float | None]]:
+    """The values of :func:`curve_json`, column by column: None (JSON's null) for undefined or infinite ones."""
+    return {name: [_finite(v) for v in np.asarray(values)] for name, values in table.items()}
+
+
+def _finite(v: Any) -> float | None:
+    f = float(v)
+    return f if math.isfinite(f) else None
 
 
 def curve_csv_pieces(chunks: Iterable[dict[str, np.ndarray]]) -> Iterator[str]:
