@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import assay
 from assay.cli import main
 from assay.errors import InvalidInput
+from assay.evaluation import paired
 from assay.evaluation.paired import compare_batches
 from assay.inference.roc_compare import delong_test
 from assay.metrics.ranking import threshold_counts
@@ -384,6 +385,32 @@ def test_a_model_read_as_float32_that_holds_float64_scores_further_on_is_read_ag
             whole = np.concatenate([b32[:600].astype(np.float64), later])
             _same_delong(c.tests["delong"], delong_test(truth == "yes", a32, whole))
             assert len(started) == passes and started[-1] == [False, passes == 2]
+
+
+def test_the_second_pass_read_beside_the_reports_is_read_again_when_they_plan_otherwise(monkeypatch):
+    """With the direction and threshold given, the batches are read again while the reports are made, as the
+    options foresee each report's plan; a report that plans otherwise (here: foreseen wrongly on purpose)
+    has them read once more, and the comparison is the same as in memory."""
+    truth, scores = _data(12, 900, 2, ties=True)
+    reads = []
+
+    def start():
+        reads.append(1)
+        return iter(_batches(truth, scores, [300, 300]))
+
+    options = {"threshold": 0.2, "direction": "higher", "bootstrap": 200}
+    whole = assay.compare(truth, *({"y_score": s} for s in scores), names=["a", "b"], **options)
+    _same(compare_batches(start, names=["a", "b"], memory=1, **options), whole)
+    assert len(reads) == 2
+    foreseen = paired._foreseen
+
+    def wrongly(summaries, options):
+        return [plan._replace(threshold=0.7) for plan in foreseen(summaries, options)]
+
+    monkeypatch.setattr(paired, "_foreseen", wrongly)
+    reads.clear()
+    _same(compare_batches(start, names=["a", "b"], memory=1, **options), whole)
+    assert len(reads) == 3
 
 
 def test_data_that_changed_between_the_passes_is_refused():

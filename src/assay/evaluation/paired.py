@@ -16,7 +16,9 @@ Columns of predictions of the same rows (one per model), read a batch at a time,
   by class, the moments of the placements and of every pair's differences about the AUCs
   (:class:`assay.summaries.paired.PlacementMoments`): DeLong's paired test, equal to
   :func:`assay.delong_test` on the whole columns up to floating-point rounding (1e-9 in the tests). With
-  a threshold, the same pass counts the predicted labels' groups.
+  a threshold, the same pass counts the predicted labels' groups. Where the options settle how each report
+  ranks and cuts the scores (a direction given, a threshold given or none), the second pass reads the
+  batches while the reports are made (checked against them after: read again otherwise).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 import itertools
 from collections import deque
+import threading
 from concurrent.futures import ThreadPoolExecutor, wait
 from itertools import combinations
 from typing import Any, NamedTuple
@@ -37,6 +40,7 @@ from assay.evaluation.from_summaries import evaluate_confusion_counts, evaluate_
 from assay.evaluation.options import Options, keywords_of, options_from
 from assay.evaluation.positive import choose_positive, positive_class
 from assay.evaluation.stream import SCAN_THREADS, located, score_summaries
+from assay.evaluation.thresholds import resolve_threshold
 from assay.inference.cochran import cochran_q_from_totals
 from assay.inference.mcnemar import mcnemar
 from assay.inference.paired_bootstrap import paired_bootstrap_groups
@@ -289,20 +293,34 @@ def _compare_scores(items: Iterable[Any], start: Callable[[], Iterable[Any]], m:
     if chosen != reference:  # the summaries counted the other class as positive: turned round
         summaries = [s.relabelled((reference, chosen), swap=True) for s in summaries]
 
-    reports = []
-    for summary, name in zip(summaries, names, strict=True):
-        try:
-            reports.append(evaluate_score_counts(summary, labels, chosen, why, own_options(options, True)))
-        except InvalidInput as e:
-            raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
-    plans = [_Plan(r.direction, r.threshold if r.thresholded else None) for r in reports]
-    ranked = [directed(summary, plan.direction, [])[0] for summary, plan in zip(summaries, plans, strict=True)]
-    second = _SecondPass(lambda: counted(_items(start())), labels, chosen, plans, ranked, columns, memory)
+    def second_pass(plans: list[_Plan]) -> _SecondPass:
+        ranked = [directed(summary, plan.direction, [])[0] for summary, plan in zip(summaries, plans, strict=True)]
+        return _SecondPass(lambda: counted(_items(start())), labels, chosen, plans, ranked, columns, memory)
+
+    foreseen = _foreseen(summaries, options)
+    passes = [] if foreseen is None else [second_pass(foreseen)]  # read again beside the reports
     try:
-        second.read()
+        if passes:
+            passes[0].start()
+        reports = []
+        for summary, name in zip(summaries, names, strict=True):
+            try:
+                reports.append(evaluate_score_counts(summary, labels, chosen, why, own_options(options, True)))
+            except InvalidInput as e:
+                raise InvalidInput(e.problem, field=f"{name} {e.field}" if e.field else name, row=e.row) from None
+        plans = [_Plan(r.direction, r.threshold if r.thresholded else None) for r in reports]
+        if passes and plans == foreseen:
+            passes[0].join()
+        else:  # the reports chose otherwise (or nothing was foreseen): read again now
+            for p in passes:
+                p.close()
+            passes = [second_pass(plans)]
+            passes[0].read()
+        second = passes[0]
         moments = second.moments([r.ranking.roc_auc.value for r in reports])
     finally:
-        second.close()
+        for p in passes:
+            p.close()
     return assemble(names, reports, score_pair_tests(moments, second.groups, labels, options),
                     cochran_of(second.cochran), [r.direction for r in reports], options, adjust)
 
@@ -333,13 +351,34 @@ class _Plan(NamedTuple):
     threshold: float | None
 
 
+def _foreseen(summaries: list[Any], options: Options) -> list[_Plan] | None:
+    """Each model's plan as its report will make it, where the options and the scores' ends settle it (a
+    direction given, a threshold given or none): the second pass then reads the batches again while the
+    reports are made, and the reports' plans are checked against these. None where a report chooses (a
+    direction chosen on the data, a criterion's threshold)."""
+    if options.direction not in ("higher", "lower") or isinstance(options.threshold, str):
+        return None
+    plans = []
+    for summary in summaries:
+        low, high = float(summary.scores[-1]), float(summary.scores[0])
+        if options.threshold is None and (low < 0 or high > 1):  # not probabilities: no predicted labels
+            plans.append(_Plan(options.direction, None))
+            continue
+        try:
+            plans.append(_Plan(options.direction, resolve_threshold(options.threshold, np.array([low, high]))))
+        except InvalidInput:  # the report says so
+            return None
+    return plans
+
+
 class _SecondPass:
     """The second pass over the batches (``start`` starts them again): each instance's placements under every
     model, paired (:mod:`assay.summaries.placements`: the models' buckets cut from their summaries ``ranked``,
     as ``plans`` rank the scores), and the predicted labels' groups at each model's threshold.
 
-    ``read`` the batches, then ``moments`` about the models' AUCs; ``close`` (also on errors). Read once more,
-    with 8-byte keys, should a model's scores read as float32 hold a value no float32 equals further on."""
+    ``read`` the batches (or ``start`` reading them on a thread of its own, then ``join``), then ``moments``
+    about the models' AUCs; ``close`` (also on errors, or to stop a reading thread). Read once more, with
+    8-byte keys, should a model's scores read as float32 hold a value no float32 equals further on."""
 
     def __init__(self, start: Callable[[], Iterable[Any]], labels: tuple[str, ...], chosen: str, plans: list[_Plan],
                  ranked: list[Any], columns: Mapping[str, str], memory: int | None) -> None:
@@ -351,6 +390,27 @@ class _SecondPass:
         self.placements: PlacementPass | None = None
         self.groups: list[JointGroups] | None = None
         self.cochran: CochranTotals | None = None
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+        self._stop = threading.Event()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._read_here, name="assay-paired-reading", daemon=True)
+        self._thread.start()
+
+    def _read_here(self) -> None:
+        try:
+            self.read()
+        except BaseException as e:  # noqa: BLE001 - handed to the thread that joins
+            self._error = e
+
+    def join(self) -> None:
+        assert self._thread is not None
+        self._thread.join()
+        self._thread = None
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
 
     def read(self) -> None:
         model_cuts = list(self.pool.map(lambda summary: cuts(summary.scores, *_cumulative(summary), self.rows),
@@ -429,6 +489,8 @@ class _SecondPass:
             if head is not None:
                 pending.append(self.pool.submit(prepared, *head))
             for item in items:
+                if self._stop.is_set():
+                    raise _Stopped()
                 pending.append(self.pool.submit(lambda item: prepared(*decoded(item)), item))
                 while len(pending) > SCAN_THREADS:
                     take(pending.popleft().result())
@@ -446,10 +508,18 @@ class _SecondPass:
         return self.placements.moments(aucs, self.pool, SCAN_THREADS)
 
     def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
         if self.placements is not None:
             self.placements.close()
             self.placements = None
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Stopped(Exception):
+    """A second pass read on a thread of its own, stopped (its result is not wanted)."""
 
 
 def _cumulative(summary: Any) -> tuple[Any, Any]:
