@@ -241,13 +241,15 @@ def test_cli_compare_two_columns_of_one_file(tmp_path, capsys):
     pd.DataFrame({"y": Y, "p": P}).to_csv(tmp_path / "p_a.csv", index=False)
     pd.DataFrame({"y": Y, "p": other}).to_csv(tmp_path / "p_b.csv", index=False)
     common = ["--truth", "y", "--bootstrap", "200", "--format", "json"]
-    status, one, err = _run(["compare", str(tmp_path / "both.csv"), "--score", "p_a", "--score", "p_b", *common],
-                            capsys)
+    # written with -o, not read from capsys: under load, CI once saw this JSON reach pytest's capture only
+    # after capsys had been read (as test_cli_proba_as_class_column_pairs's line on standard error)
+    status, _, err = _run(["compare", str(tmp_path / "both.csv"), "--score", "p_a", "--score", "p_b", *common,
+                           "-o", str(tmp_path / "one.json")], capsys)
     assert status == 0, err
-    status, two, err = _run(["compare", str(tmp_path / "p_a.csv"), str(tmp_path / "p_b.csv"), "--score", "p",
-                             *common], capsys)
+    status, _, err = _run(["compare", str(tmp_path / "p_a.csv"), str(tmp_path / "p_b.csv"), "--score", "p",
+                           *common, "-o", str(tmp_path / "two.json")], capsys)
     assert status == 0, err
-    one, two = json.loads(one), json.loads(two)
+    one, two = (json.loads((tmp_path / name).read_text()) for name in ("one.json", "two.json"))
     assert one["tests"] == two["tests"] and [m["name"] for m in one["models"]] == [m["name"] for m in two["models"]]
     for argv in (["--score", "p_a"], ["--score", "p_a", "--score", "p_b", "--unpaired"],
                  ["--score", "p_a", "--pred", "p_b"]):
