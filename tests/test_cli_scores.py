@@ -150,6 +150,27 @@ def test_regression_report(tmp_path, capsys):
     assert out.startswith("# assay report") and "| Mean squared error |" in out
 
 
+@pytest.mark.parametrize("args, flag", [(["--threshold", "0.3"], "--threshold"), (["--costs", "fp=1,fn=2"], "--costs"),
+                                        (["--interval", "clopper-pearson"], "--interval"),
+                                        (["--positive", "3"], "--positive"),
+                                        (["--confidence", "0.9", "--cost-matrix", "m.csv"], "--cost-matrix")])
+def test_a_classifier_option_is_refused_for_a_regression(tmp_path, capsys, args, flag):
+    """A regression's report applies --confidence, --bootstrap and --seed; any other option is one line, not
+    silently dropped (auto-detected: it also says how to read the predictions as labels)."""
+    path = tmp_path / "reg.csv"
+    path.write_text("actual,forecast\n2.5,3\n4,4.2\n6.1,5\n8,10\n10,9.5\n3,2.5\n7.2,7\n")
+    (tmp_path / "m.csv").write_text(",a,b\na,0,1\nb,1,0\n")
+    for task, said in ((["--task", "regression"], "asked with --task regression"),
+                       ([], "give --task classification")):
+        given = [str(tmp_path / a) if a == "m.csv" else a for a in args]
+        status, out, err = run(["report", str(path), "--truth", "actual", "--pred", "forecast", *task, *given],
+                               capsys)
+        assert (status, out) == (2, ""), err
+        assert err.startswith(f"assay: error: {flag} applies to"), err  # auto: --threshold is refused for labels
+        assert said in err or (not task and flag == "--threshold"), err
+        assert err.count("\n") == 1
+
+
 def test_integer_truth_stays_classification_unless_asked(tmp_path, capsys):
     path = tmp_path / "ints.csv"
     path.write_text("y,yhat\n1,1\n2,2\n3,1\n1,1\n2,3\n")

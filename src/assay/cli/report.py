@@ -260,6 +260,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             if task != "classification" and pred:
                 regression = _regression_if_numeric(data, task)
                 if regression is not None:
+                    refuse_for_regression(options, regression, positive=positive,
+                                          allow_disjoint_labels=allow_disjoint_labels)
                     _report_regression(data, regression, options, fmt, output, weight, html=html, plots=plots,
                                        brief=brief)
                     return
@@ -371,6 +373,22 @@ def _regression_if_numeric(data: Any, task: str) -> str | None:
         raise fail(e, {**NAMES, **data.names, "task=regression": "--task regression",
                        "task=classification": "--task classification"}) from None
     return "asked with --task regression" if task == "regression" else reason
+
+
+REGRESSION_OPTIONS = ("confidence", "bootstrap", "seed")
+"""The options a regression's report applies (its intervals); every other one is refused."""
+
+
+def refuse_for_regression(options: Any, reason: str, *, positive: str | None, allow_disjoint_labels: bool) -> None:
+    """One line for the first option given that a regression's report would not apply (a classifier's:
+    a threshold, costs, a positive class, ...), saying why the predictions are read as a regression."""
+    flags = [FLAG_NAMES.get(name, name) for name in options.asked() if name not in REGRESSION_OPTIONS]
+    flags += ["--positive"] if positive is not None else []
+    flags += ["--allow-disjoint-labels"] if allow_disjoint_labels else []
+    if flags:
+        how = "" if reason.startswith("asked") else "; give --task classification to read them as labels"
+        raise UserError(f"{flags[0]} applies to classification, not to a regression (numeric predictions: "
+                        f"{reason}){how}")
 
 
 def _report_regression(data: Any, reason: str, options: Any, fmt: str, output: str | None,
