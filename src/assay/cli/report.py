@@ -566,7 +566,8 @@ def _thresholds_given(at: str | None) -> Any:
         raise UserError(f"--at: {at!r} is not a comma-separated list of numbers") from None
 
 
-SPARK_CURVE_REFUSED = {"--proba": "class probabilities are not counted on Spark yet",
+SPARK_CURVE_REFUSED = {"--proba": "each class's curve of class probabilities is not made on Spark yet "
+                                  "(assay report --engine spark takes --proba)",
                        "--pred": "a curve needs scores",
                        "--roc-bins": "the curves on Spark are exact (every distinct score): leave it out"}
 """Why ``assay curves --engine spark`` refuses an option (one line each)."""

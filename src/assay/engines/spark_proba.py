@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from assay.engines.spark_ranges import as_ipc, from_ipc
+from assay.engines.spark_ranges import as_ipc, decreasing, from_ipc
 from assay.errors import InvalidInput
 from assay.evaluation.applicability import refuse_inapplicable
 from assay.evaluation.options import Options
@@ -222,22 +222,12 @@ class _Stream:
             j, s, c = self.pending
             start, stop = np.searchsorted(j, column, "left"), np.searchsorted(j, column, "right")
             if start < stop:
-                yield _decreasing(s[start:stop], c[start:stop])
+                scores, counts = decreasing(s[start:stop], c[start:stop])
+                yield (scores, *(counts[:, i] for i in range(self.k)))
             if stop < len(j):
                 self.pending = (j[stop:], s[stop:], c[stop:])
                 return
             self.pending = None
-
-
-def _decreasing(s: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, ...]:
-    """A run of distinct probabilities, decreasing, and their counts (values Spark kept apart that are one
-    number, 0.0 and -0.0, merged)."""
-    if len(s) > 1 and not (np.diff(s) < 0).all():
-        order = np.argsort(-s, kind="stable")
-        s, c = s[order], c[order]
-        starts = np.concatenate(([0], np.flatnonzero(s[1:] != s[:-1]) + 1))
-        s, c = s[starts], np.add.reduceat(c, starts, axis=0)
-    return (s, *(c[:, i] for i in range(c.shape[1])))
 
 
 class _ColumnScan:

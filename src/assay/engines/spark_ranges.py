@@ -38,7 +38,7 @@ import numpy as np
 from assay.summaries.ranges import Range, RangeSummary
 from assay.summaries.walk import Piece
 
-__all__ = ["Remote", "SparkRanges", "as_ipc", "executors_have_assay", "from_ipc", "window_for"]
+__all__ = ["Remote", "SparkRanges", "as_ipc", "decreasing", "executors_have_assay", "from_ipc", "window_for"]
 
 WINDOW = 2048
 """Entries of a window at least: a search's last steps read one window, fetched whole."""
@@ -78,12 +78,19 @@ def base_arrays(rows: Iterable[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     scores = table.column("s").to_numpy(zero_copy_only=False).astype(np.float64) + 0.0
     pos = table.column("pos").to_numpy(zero_copy_only=False).astype(np.int64)
     neg = table.column("neg").to_numpy(zero_copy_only=False).astype(np.int64)
+    scores, counts = decreasing(scores, np.column_stack([pos, neg]))
+    return scores, counts[:, 0], counts[:, 1]
+
+
+def decreasing(scores: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct scores in decreasing order and their counts (a row of counts a score), from a run Spark
+    sorted: values it kept apart that are one number (0.0 and -0.0) merged, their counts added."""
     if len(scores) > 1 and not (np.diff(scores) < 0).all():
         order = np.argsort(-scores, kind="stable")
-        scores, pos, neg = scores[order], pos[order], neg[order]
+        scores, counts = scores[order], counts[order]
         starts = np.concatenate(([0], np.flatnonzero(scores[1:] != scores[:-1]) + 1))
-        scores, pos, neg = scores[starts], np.add.reduceat(pos, starts), np.add.reduceat(neg, starts)
-    return scores, pos, neg
+        scores, counts = scores[starts], np.add.reduceat(counts, starts, axis=0)
+    return scores, counts
 
 
 def _stats(window: int, index: int, rows: Iterator[bytes]) -> Iterator[tuple[Any, ...]]:
