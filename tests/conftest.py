@@ -32,6 +32,22 @@ def spark():
 
 
 @pytest.fixture
+def on_executors(monkeypatch):
+    """The Spark engine's score summary kept on the executors whatever its size, in range partitions of
+    about 750 rows (3,000 rows: 4 partitions), windows of 16 entries; the entries each read on the driver
+    fetches are counted (the list returned)."""
+    from assay.engines import spark as engine
+    from assay.engines import spark_ranges
+
+    fetched: list[int] = []
+    monkeypatch.setattr(engine, "HELD_SCORES", 0)
+    monkeypatch.setattr(engine, "PARTITION_SCORES", 750)
+    monkeypatch.setattr(spark_ranges, "WINDOW", 16)
+    monkeypatch.setattr(engine, "FETCHED", fetched.append)
+    return fetched
+
+
+@pytest.fixture
 def spill_dir(tmp_path, monkeypatch):
     """The temporary directory spilled files would go to (the scans' keys, the summaries' runs), checked
     empty at the end: every file is unlinked as it is made."""

@@ -70,3 +70,11 @@ def run_cli_json(argv, capsys):
     status, out, err = run_cli([*argv, "--format", "json"], capsys)
     assert status == 0, err
     return json.loads(out)
+
+
+def without_notes(result):
+    """An evaluation's JSON without its notes and its input (which say where and how it was computed)."""
+    out = result.to_dict()
+    out.pop("notes")
+    out.pop("input", None)
+    return out

@@ -19,6 +19,7 @@ from sklearn import metrics as skm
 import assay
 from assay.evaluation import compatible as C
 from assay.summaries import kernels
+from assay.summaries.probabilities import ProbabilitySummary
 from assay.summaries.scores import sort_keys
 from helpers import kernels_on
 
@@ -226,3 +227,38 @@ def test_the_compiled_curve_reads_no_memory_left_as_it_was(monkeypatch):
         want = C.roc_curve(y, s)
     for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, w)
+
+
+@st.composite
+def score_counts(draw):
+    """Decreasing distinct probabilities (0 and 1 among them at times) with class counts, or weights."""
+    n = draw(st.integers(1, 60))
+    values = np.array(draw(st.lists(st.floats(0, 1), min_size=n, max_size=n)))
+    values = np.round(values, draw(st.sampled_from([1, 3, 17])))
+    scores = np.unique(values)[::-1].copy()
+    m = len(scores)
+    weighted = draw(st.booleans())
+    counts = st.floats(0, 5) if weighted else st.integers(0, 4)
+    pos = np.array(draw(st.lists(counts, min_size=m, max_size=m)), dtype=np.float64 if weighted else np.int64)
+    neg = np.array(draw(st.lists(counts, min_size=m, max_size=m)), dtype=np.float64 if weighted else np.int64)
+    return scores, pos, neg
+
+
+@settings(max_examples=80, deadline=None)
+@given(score_counts(), st.sampled_from([None, 1e-3, 0.3]))
+def test_losses_of_score_counts_equal_the_numpy_code(data, clip):
+    """``ProbabilitySummary.from_score_counts``' compiled pass (the losses of each class in order) against its
+    numpy code: counts of finite losses and flagged instances identical, sums to 1e-12, centred sums of squares
+    to 1e-9 of the larger of them and the squared sum (they are differences of sums)."""
+    scores, pos, neg = data
+    a = ProbabilitySummary.from_score_counts(scores, pos, neg, labels=("no", "yes"), clip=clip)
+    b = ProbabilitySummary.from_score_counts(scores, pos, neg, labels=("no", "yes"), clip=clip,
+                                             kernels=kernels.compiled(kernels.MIN_SIZE))
+    for name in ("quadratic", "absolute", "information", "log_loss"):
+        ma, mb = getattr(a, name), getattr(b, name)
+        assert ma.count.tolist() == mb.count.tolist(), name
+        np.testing.assert_allclose(mb.total, ma.total, **CLOSE)
+        scale = np.maximum(np.abs(ma.m2), 1.0)
+        assert (np.abs(mb.m2 - ma.m2) <= 1e-9 * scale).all(), (name, ma.m2, mb.m2)
+    assert (b.zero_probability, b.clipped, b.log_loss_clipped) == (a.zero_probability, a.clipped, a.log_loss_clipped)
+    assert b.bin_count.tolist() == a.bin_count.tolist() and b.bin_observed.tolist() == a.bin_observed.tolist()

@@ -24,7 +24,7 @@ from assay.summaries.scores import ScoreCounts
 @st.composite
 def streams(draw):
     n = draw(st.integers(1, 600))
-    kind = draw(st.sampled_from(["ties", "distinct", "both signs", "zeros", "single", "probabilities"]))
+    kind = draw(st.sampled_from(["ties", "distinct", "both signs", "zeros", "single", "probabilities", "adjacent"]))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     y = rng.random(n) < draw(st.floats(0.0, 1.0))
     if kind == "ties":
@@ -37,6 +37,8 @@ def streams(draw):
         s = rng.choice([0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324], n)
     elif kind == "single":
         s = np.full(n, -0.25)
+    elif kind == "adjacent":  # a few dozen neighbouring float32 values: their keys are counted in place, unsorted
+        s = 0.25 + rng.integers(0, 40, n) * 2.0**-25 + 2.0**-25 * y
     else:
         s = np.clip(rng.beta(2, 5, n) + 0.2 * y, 0, 1)
     dtypes = draw(st.sampled_from(["float64", "float32", "mixed"]))
@@ -57,11 +59,14 @@ def streams(draw):
     return y, s, batches
 
 
-def scanned(batches, memory, threads=2, compiled=True):
+def scanned(batches, memory, threads=2, compiled=True, scattered=False):
+    """The scan's summary; ``scattered``: each batch's keys scattered into the ranges before they are added,
+    as the threads keying batches do once the ranges are drawn (only where the kernels are compiled)."""
     with kernels_on(compiled):
         scan = ScoreScan(memory, threads=threads)
         for y, s in batches:
-            scan.add(batch_keys(y, s, scan.kernels))
+            keys = batch_keys(y, s, scan.kernels)
+            scan.add(scan.scattered(keys) if scattered else keys)
         return scan.result(("no", "yes"))
 
 
@@ -75,10 +80,10 @@ def equal_to_all(got, y, s):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(streams(), st.sampled_from([None, 1, 200, 5_000, 10**8]), st.booleans())
-def test_the_scan_equals_the_count_of_all_instances(spill_dir, case, memory, compiled):
+@given(streams(), st.sampled_from([None, 1, 200, 5_000, 10**8]), st.booleans(), st.booleans())
+def test_the_scan_equals_the_count_of_all_instances(spill_dir, case, memory, compiled, scattered):
     y, s, batches = case
-    got = scanned(batches, memory, compiled=compiled)
+    got = scanned(batches, memory, compiled=compiled, scattered=scattered)
     equal_to_all(got, y, s)
     # a summary that could take more than a quarter of the budget is on disk
     assert got.on_disk == (memory is not None and len(y) * 40 > memory // 4 and len(got) > 0)
@@ -149,3 +154,45 @@ def test_an_interrupted_scan_leaves_no_file(spill_dir):
 def test_keys_swapped_exchange_the_classes():
     k = Keys(np.array([1], np.uint32), np.array([2, 3], np.uint32))
     assert k.n == 3 and k.swapped().positive.tolist() == [2, 3]
+
+
+def test_batches_scattered_before_they_are_added_and_ranges_kept_as_counts(spill_dir, monkeypatch):
+    """Once the ranges are drawn, batches scattered into them on the keying threads are gathered range by range;
+    a range of few distinct scores is written back as its counts (read without counting again), one of many
+    as its sorted keys: the summary equals the count of all instances either way."""
+    rng = np.random.default_rng(11)
+    n = 30_000
+    y = rng.random(n) < 0.3
+    s = np.where(rng.random(n) < 0.5, np.round(rng.random(n), 2), rng.random(n)).astype(np.float32)  # half tied
+    kept, gathered = [], []
+    runs, append = partition._runs_range, partition._appended
+    monkeypatch.setattr(partition, "_runs_range", lambda *a: (kept.append(len(a[2])), runs(*a))[1])
+    monkeypatch.setattr(partition, "_appended", lambda f, pieces, at: (gathered.append(len(pieces)), append(f, pieces, at))[1])
+    batches = [(y[a:b], s[a:b]) for a, b in cut(n, [700] * 42)]
+    with kernels_on(True):
+        scan = ScoreScan(48 * 4_000, threads=2)  # held: 4,000 rows, then 1,000 between writes
+        for i, (yy, ss) in enumerate(batches):
+            keys = batch_keys(yy, ss, scan.kernels)
+            scan.add(scan.scattered(keys) if i % 3 else keys)  # some batches scattered, some not
+        got = scan.result(("no", "yes"))
+        equal_to_all(got, y, s)
+        del got
+    assert max(gathered) > 1  # a write took several scattered batches, range by range
+    assert kept  # some ranges kept as counts...
+    assert sum(kept) < len(np.unique(s))  # ...not all: the ranges of distinct scores stay keys
+    # neighbouring float32 scores: each range's keys counted in place of sorting, kept as counts or as keys
+    dense = []
+    count = partition._dense_count
+    def counted(*a):
+        result = count(*a)
+        dense.append(result is not None)
+        return result
+
+    monkeypatch.setattr(partition, "_dense_count", counted)
+    for width in (30, 40_000):  # 30 values among 30,000 rows: kept as counts; 40,000: as keys, counted unsorted
+        s = (0.25 + rng.integers(0, width, n) * 2.0**-25).astype(np.float32)
+        kept.clear()
+        dense.clear()
+        equal_to_all(scanned([(y[a:b], s[a:b]) for a, b in cut(n, [700] * 42)], 48 * 4_000), y, s)
+        assert any(dense)
+        assert bool(kept) == (width == 30)

@@ -27,19 +27,7 @@ pytest.importorskip("pyspark", reason="pip install 'assay[spark]' (the test extr
 
 import assay.spark  # noqa: E402
 from assay.engines import spark as engine  # noqa: E402
-from assay.engines import spark_curves, spark_ranges  # noqa: E402
-
-
-@pytest.fixture
-def on_executors(monkeypatch):
-    """Every summary kept on the executors, in range partitions of about 750 rows (windows of 16 entries);
-    the entries each read on the driver fetches are counted."""
-    fetched: list[int] = []
-    monkeypatch.setattr(engine, "HELD_SCORES", 0)
-    monkeypatch.setattr(engine, "PARTITION_SCORES", 750)
-    monkeypatch.setattr(spark_ranges, "WINDOW", 16)
-    monkeypatch.setattr(engine, "FETCHED", fetched.append)
-    return fetched
+from assay.engines import spark_curves  # noqa: E402
 
 
 def data(seed: int = 1, n: int = 3000, labels=(0, 1)):
@@ -226,7 +214,7 @@ def test_the_cli_writes_json_lines(spark, on_executors, table, tmp_path, capsys)
 
 
 @pytest.mark.parametrize("args, said", [
-    (["--roc-bins", "10"], "--roc-bins does not apply to curves with --engine spark"),
+    (["--roc-bins", "10", "-o", "points"], "--roc-bins does not apply to curves with --engine spark and -o DIR"),
     (["--direction", "auto"], "--direction auto does not apply with --engine spark"),
     (["--prevalence", "0.2"], "applies to the pr, lift and thresholds curves"),
     (["--na-values", "NA"], "--na-values applies to files read by assay"),

@@ -9,6 +9,7 @@ are refused in one line."""
 from __future__ import annotations
 
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -22,9 +23,9 @@ from assay.evaluation.stream import evaluate_batches
 pd = pytest.importorskip("pandas")
 pytest.importorskip("pyspark", reason="pip install 'assay[spark]' (the test extra has it)")
 
-import assay.spark  # noqa: E402
-from assay.engines import spark as engine  # noqa: E402
-from assay.engines import spark_proba  # noqa: E402
+import assay.spark
+from assay.engines import spark as engine
+from assay.engines import spark_proba, spark_ranges
 
 CLASSES = ["VF", "F", "M", "L"]
 AVERAGES = ("hand_till", "roc_auc_ovr_macro", "roc_auc_ovr_weighted", "average_precision_macro",
@@ -73,6 +74,8 @@ def test_several_classes_equal_in_memory_and_in_batches(spark, monkeypatch, spil
     summaries past their share of the budget (spilled to the driver's temporary directory)."""
     monkeypatch.setattr(engine, "EXECUTORS_WALK", where == "executors")
     monkeypatch.setattr(engine, "PARTITION_SCORES", 7)
+    if where == "driver":  # executors without assay: the counts come to the driver however many they are
+        monkeypatch.setattr(spark_proba, "HELD_PROBABILITIES", 0)
     read = []
     monkeypatch.setattr(spark_proba._Stream, "_next", lambda self, next=spark_proba._Stream._next: read.append(1)
                         or next(self))
@@ -90,6 +93,100 @@ def test_several_classes_equal_in_memory_and_in_batches(spark, monkeypatch, spil
     batches = evaluate_batches(parts, kind="y_proba", **options).to_dict()
     assert got["ranking"] == batches["ranking"]  # the same scans' counts, to the last bit
     close(got["probabilistic"], batches["probabilistic"], "probabilistic", rel=1e-12)
+
+
+@pytest.fixture
+def kept(monkeypatch):
+    """The class counts kept on the executors (their path forced: at most 10 distinct probabilities of all the
+    columns come to the driver), in range partitions of about 7, windows of 16 entries; the entries each read
+    on the driver fetches counted."""
+    fetched: list[int] = []
+    monkeypatch.setattr(spark_proba, "HELD_PROBABILITIES", 10)
+    monkeypatch.setattr(engine, "PARTITION_SCORES", 7)
+    monkeypatch.setattr(spark_ranges, "WINDOW", 16)
+    monkeypatch.setattr(spark_proba, "FETCHED", fetched.append)
+    return fetched
+
+
+def remote_of(summary):
+    """The partitions on the executors a one-vs-rest summary reads."""
+    return summary.scores.summary.remote
+
+
+def test_counts_kept_on_the_executors_equal_in_memory_and_in_batches(spark, kept):
+    """Each class's one-vs-rest summary kept on the executors (column L's 6 distinct probabilities taken whole,
+    the others' walked there), in 10 range partitions of (column, probability) some of which hold the end of
+    one column and the start of the next: the counts, the confusion matrix, Hand and Till's pairwise counts
+    exactly (M equal to the batches' to the last bit), the areas (sums over other pieces) to 1e-12. Ties: 240
+    rows on at most 20 probabilities a column; in each column, a class absent at some of its probabilities."""
+    frame = table()
+    assert (frame.groupby("obs")[CLASSES].nunique() < frame[CLASSES].nunique()).any().all()
+    options = {"bootstrap": 200, "top_k": 2, "cost_matrix": COST}
+    df = spark.createDataFrame(frame).repartition(3)
+    result = assay.spark.evaluate(df, truth="obs", proba=CLASSES, **options)
+    got = result.to_dict()
+    want = assay.evaluate(frame["obs"].to_numpy(), y_proba=frame[CLASSES], **options).to_dict()
+    for key in set(want) - {"ranking", "notes", "input", "probabilistic", "cost_decisions"}:
+        assert got[key] == want[key], key
+    for key in set(want["ranking"]) - set(AVERAGES):
+        close(got["ranking"][key], want["ranking"][key], key, rel=1e-12)
+    for name in AVERAGES:  # no bootstrap interval from summaries
+        assert got["ranking"][name]["value"] == pytest.approx(want["ranking"][name]["value"], rel=1e-12), name
+    parts = [(frame["obs"].to_numpy()[a:b], frame[CLASSES].iloc[a:b]) for a, b in [(0, 100), (100, 240)]]
+    batches = evaluate_batches(parts, kind="y_proba", **options)
+    assert result.ranking.hand_till.value == batches.ranking.hand_till.value
+    assert any("10 range partitions in all) stayed on the executors" in note for note in result.notes)
+    summaries = result.ranking.summaries
+    assert [s.on_disk for s in summaries] == [True, False, True, True]  # F, L (6 distinct: taken whole), M, VF
+    offsets = remote_of(summaries[0]).kept.offsets
+    assert len({index for index, _ in offsets}) < len(offsets)  # partitions shared by two columns
+    for mine, theirs in zip(summaries, batches.ranking.summaries, strict=True):  # the same counts
+        for column in ("scores", "positives", "negatives"):
+            assert np.array_equal(np.asarray(getattr(mine, column)), np.asarray(getattr(theirs, column)))
+
+
+def test_what_reaches_the_driver_does_not_grow_with_the_probabilities(spark, kept, monkeypatch):
+    """Probabilities in twentieths or in thousandths (about 12 times the distinct values), in 4 range
+    partitions either way: the driver reads no entry of a summary and collects about as many bytes (partition
+    totals, skeletons of 2 entries, partial results), the micro average precision included (the k summaries
+    pooled into one more, kept on the executors too), which equals the in-memory one."""
+    from pyspark import rdd
+
+    monkeypatch.setattr(spark_proba, "HELD_PROBABILITIES", 0)
+    monkeypatch.setattr(spark_ranges, "WINDOW", 2048)  # a skeleton of 2 entries a partition
+    collected: list[int] = []
+    for name in ("collect", "runJob"):
+        owner = rdd.RDD if name == "collect" else type(spark.sparkContext)
+        real = getattr(owner, name)
+
+        def counted(*args, real=real, **kwargs):
+            out = real(*args, **kwargs)
+            collected.append(len(pickle.dumps(out)))
+            return out
+
+        monkeypatch.setattr(owner, name, counted)
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 3, 400)
+    p = rng.dirichlet(np.ones(3), 400)
+    p[np.arange(400), y] += 0.5
+    p /= p.sum(axis=1, keepdims=True)
+    sizes, bytes_ = [], []
+    for step in (20, 1000):
+        q = np.floor(p * step) / step
+        q[:, 0] = 1 - q[:, 1:].sum(axis=1)
+        frame = pd.DataFrame({"y": np.array(["a", "b", "c"])[y], "a": q[:, 0], "b": q[:, 1], "c": q[:, 2]})
+        distinct = sum(frame[c].nunique() for c in "abc")
+        monkeypatch.setattr(engine, "PARTITION_SCORES", -(-distinct // 4))
+        collected.clear()
+        result = assay.spark.evaluate(spark.createDataFrame(frame), truth="y", proba=["a", "b", "c"])
+        assert any("4 range partitions in all) stayed on the executors" in note for note in result.notes)
+        assert kept == [] and result.ranking.macro.value > 0.5
+        want = assay.evaluate(frame["y"].to_numpy(), y_proba=frame[["a", "b", "c"]])
+        assert result.ranking.average_precision_micro.value == pytest.approx(want.ranking.average_precision_micro.value,
+                                                                             rel=1e-12)
+        sizes.append(distinct)
+        bytes_.append(sum(collected))
+    assert sizes[1] > 10 * sizes[0] and bytes_[1] < 1.5 * bytes_[0], (sizes, bytes_)
 
 
 def test_classes_given_as_pairs_and_two_classes_as_a_score(spark):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import close
+from helpers import close, without_notes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,31 +24,11 @@ from assay.engines import spark as engine  # noqa: E402
 from assay.engines import spark_ranges  # noqa: E402
 
 
-@pytest.fixture
-def on_executors(monkeypatch):
-    """Every summary kept on the executors, in range partitions of about 750 rows (3,000 rows: 4 partitions
-    of about 125 distinct scores), windows of 16 entries; the entries each read on the driver fetched are
-    counted."""
-    fetched: list[int] = []
-    monkeypatch.setattr(engine, "HELD_SCORES", 0)
-    monkeypatch.setattr(engine, "PARTITION_SCORES", 750)
-    monkeypatch.setattr(spark_ranges, "WINDOW", 16)
-    monkeypatch.setattr(engine, "FETCHED", fetched.append)
-    return fetched
-
-
 def data(seed: int, n: int = 3000):
     rng = np.random.default_rng(seed)
     y = np.where(rng.random(n) < 0.4, 1, 0)
     s = np.round(rng.normal(size=n) + y, 2)  # both signs, ties: about 500 distinct scores
     return y, s
-
-
-def without_notes(result):
-    out = result.to_dict()
-    out.pop("notes")
-    out.pop("input", None)
-    return out
 
 
 CASES = [

@@ -166,9 +166,11 @@ def _small_int_codes(array: np.ndarray) -> tuple[np.ndarray, list[Any]]:
         present = [v for v in (False, True) if (array == v).any()]
         codes = array.astype(np.intp) if present == [False, True] else np.zeros(len(array), np.intp)
         return codes, present
+    low, high = int(array.min()), int(array.max())
+    if high - low <= 1 and low in (0, 1) and array.dtype.kind in "iu":  # 0 and 1, or 1 and 2: no widening first
+        return (array - array.dtype.type(low) if low else array).astype(np.intp, copy=False), list(range(low, high + 1))
     if array.dtype.kind == "i" and array.dtype.itemsize < 8:
         array = array.astype(np.int64)  # 100 - (-100) overflows in int8: subtract in 64 bits
-    low, high = int(array.min()), int(array.max())
     base = array.dtype.type(low)  # in the array's own type: uint64 values above 2**63 stay exact
     if high - low <= 1:  # one or two values, both present: no counting needed
         return (array - base if low else array).astype(np.intp, copy=False), list(range(low, high + 1))
@@ -225,6 +227,8 @@ def _unique_codes_arrow(array: Any, field: str) -> tuple[np.ndarray, list[Any]]:
         nan = pc.is_nan(array)
         if pc.any(nan).as_py():
             raise InvalidInput("missing value", field=field, row=pc.index(nan, True).as_py())
+    if pa.types.is_integer(array.type):  # counted, not hashed (a tenth of the time for two classes)
+        return _small_int_codes(array.to_numpy(zero_copy_only=False))
     encoded = pc.dictionary_encode(array)
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.intp, copy=False)
     return codes, encoded.dictionary.to_pylist()

@@ -569,7 +569,8 @@ def _thresholds_given(at: str | None) -> Any:
 SPARK_CURVE_REFUSED = {"--proba": "each class's curve of class probabilities is not made on Spark yet "
                                   "(assay report --engine spark takes --proba)",
                        "--pred": "a curve needs scores",
-                       "--roc-bins": "the curves on Spark are exact (every distinct score): leave it out"}
+                       "--roc-bins": "with -o DIR the executors write the exact points (every distinct score); "
+                                     "without -o the binned curve is printed"}
 """Why ``assay curves --engine spark`` refuses an option (one line each)."""
 
 
@@ -580,9 +581,13 @@ def _curves_spark(file: str | None, truth: str | None, pred: str | None, score: 
     """``assay curves --engine spark``: FILE read by Spark (:func:`assay.cli.common.on_spark`). With -o, the
     points written by Spark (:func:`assay.engines.spark_curves.write_points`; None is returned); without,
     the ranking analysis whose curve is printed a chunk at a time."""
-    for flag, value in (("--proba", proba), ("--pred", pred), ("--roc-bins", roc_bins)):
+    # --roc-bins without -o: the binned summary (about N entries, read by index) is held and printed
+    binned = roc_bins if output is not None else None
+    for flag, value in (("--proba", proba), ("--pred", pred), ("--roc-bins", binned)):
         if value is not None:
-            raise UserError(f"{flag} does not apply to curves with --engine spark: {SPARK_CURVE_REFUSED[flag]}")
+            where = " and -o DIR" if flag == "--roc-bins" else ""
+            raise UserError(f"{flag} does not apply to curves with --engine spark{where}: "
+                            f"{SPARK_CURVE_REFUSED[flag]}")
     if file is None or not truth or not score:
         raise UserError("--engine spark takes FILE, --truth and --score")
     if direction == "auto":

@@ -46,7 +46,12 @@ import numpy as np
 from assay import __version__
 from assay.engines.files import summary_budget
 from assay.engines.spark_proba import evaluate_proba, positive_column, proba_classes
-from assay.engines.spark_ranges import Remote, SparkRanges, as_ipc, executors_have_assay, from_ipc, window_for
+from assay.engines.spark_ranges import (
+    as_ipc,
+    executors_have_assay,
+    from_ipc,
+    kept_summary,
+)
 from assay.errors import InvalidInput
 from assay.evaluation.applicability import refuse_inapplicable
 from assay.evaluation.directions import directed
@@ -579,19 +584,10 @@ def _summary_of(ordered: Any, rows: int, labels: tuple[str, str], bad: Callable[
     first bad row (a score that is missing or not finite)."""
     sc = ordered.sparkSession.sparkContext
     if EXECUTORS_WALK and rows > HELD_SCORES and executors_have_assay(sc, __version__):
-        blobs = ordered.mapInArrow(as_ipc(), "ipc binary").rdd.map(_blob())
-        blobs.persist(_storage())
-        remote = Remote(sc, blobs, window_for(rows), fetched=FETCHED)
-        if not remote.finite():
-            remote.close()
-            bad()
+        summary = kept_summary(ordered, rows, labels, held=HELD_SCORES, fetched=FETCHED, bad=bad)
         if progress is not None:
             progress(rows, rows)
-        if int(remote.distinct.sum()) <= HELD_SCORES:  # few distinct scores: taken whole, in one job
-            scores, pos, neg = remote.everything()
-            remote.close()
-            return ScoreCounts(scores, pos, neg, labels)
-        return ScoreCounts.of_ranges(SparkRanges(remote), labels)
+        return summary
     tree = MergeTree(memory)
     done = 0
     for row in ordered.mapInArrow(as_ipc(), "ipc binary").toLocalIterator():
@@ -613,13 +609,3 @@ def _summary_of(ordered: Any, rows: int, labels: tuple[str, str], bad: Callable[
             progress(done, rows)
     return tree.result()
 
-
-def _blob() -> Callable[[Any], bytes]:
-    """A row's IPC blob (by value, as :func:`~assay.engines.spark_ranges.as_ipc`)."""
-    return lambda row: row[0]
-
-
-def _storage() -> Any:
-    from pyspark import StorageLevel
-
-    return StorageLevel.MEMORY_AND_DISK

@@ -12,22 +12,37 @@ per class), from a pyspark DataFrame, in two counting jobs:
    executors make with pyarrow alone) and the driver summarises them: exact, but every row passes through it.
 2. **The class counts at each distinct probability of each column.** One ``groupBy`` on (class index j, the
    probability in column j), the actual class as k counts beside it ("one more key column"), is range
-   partitioned on (j, probability decreasing), sorted within each partition, and taken to the driver one
-   partition at a time (``toLocalIterator``: at most ``partition_scores`` distinct probabilities held at
-   once). For each class j in turn, :func:`assay.summaries.partition.one_vs_rest` reads those pieces as it
-   reads a scan of data read in batches: it gives class j's one-vs-rest summary (held in memory within its
-   share of the budget, written to the driver's temporary directory past it) and the Mann-Whitney counts of
-   Hand and Till's pairwise AUCs, in exact integers.
+   partitioned on (j, probability decreasing) and sorted within each partition. Where the executors import
+   assay, the partitions stay cached there (one Arrow IPC blob each, as the score summary of two classes,
+   :mod:`assay.engines.spark_ranges`), and the driver collects only each partition's totals: for each column
+   it holds (a partition may hold the end of column j and the start of column j + 1: each run is counted
+   apart), the count of each class, which give every partition's offsets (the count of each class above it in
+   its column). Then, on the executors, a partition at a time:
+
+   - Hand and Till's pairwise counts (twice the Mann-Whitney U of column j ranking class j against each class
+     l), by :func:`assay.summaries.partition.pair_counts` from the partition's run and its offsets, the very
+     function the driver's pass of data read in batches runs (:func:`~assay.summaries.partition.one_vs_rest`):
+     one job for every column, exact integers, k partial counts a run reaching the driver;
+   - class j's one-vs-rest summary is a :class:`~assay.engines.spark_ranges.SparkRanges` over the partitions
+     holding column j (each read as (probability, class j's count, the others')): DeLong's AUC and variance,
+     the average precision and every other fold are walked there, and only partial results reach the driver.
+     A column of at most :data:`HELD_PROBABILITIES` distinct probabilities is taken whole.
+
+   Where the executors cannot import assay (or all the columns hold at most :data:`HELD_PROBABILITIES`
+   distinct probabilities), the partitions come to the driver one at a time (``toLocalIterator``: at most
+   ``partition_scores`` distinct probabilities held at once), and for each class j in turn
+   :func:`~assay.summaries.partition.one_vs_rest` reads those pieces as it reads a scan of data read in
+   batches: class j's one-vs-rest summary (held in memory within its share of the budget, written to the
+   driver's temporary directory past it) and Hand and Till's pairwise counts.
 
 The merged summaries go to :func:`assay.evaluation.stream.evaluate_proba_summaries`, the very function data
 read in batches end with, so every number is the batch path's (and the in-memory one's: the counts exactly,
-the probabilistic losses up to the order of their sums).
+the probabilistic losses and the areas walked in pieces up to the order of their sums).
 
-The one-vs-rest summaries are not kept on the executors as the score summary of two classes is
-(:mod:`assay.engines.spark_ranges`): Hand and Till's pairwise AUCs need every class's count at each distinct
-probability, in order, which is what the driver's pass reads; so the distinct probabilities of each column pass
-through the driver (about 8 (k + 1) bytes each), bounded and spilled, as the score summary does where the
-executors lack assay.
+The micro average precision pools the k one-vs-rest summaries (every (instance, class) pair): Spark pools
+the class counts at each (column, probability) into one more score summary of two classes, counted at each
+probability over the columns (one more shuffle, of the counts, not the rows), kept and walked on the executors
+as the others (:func:`_pooled`).
 
 pyspark and pyarrow are imported inside the functions that use them (the Spark engine only).
 """
@@ -36,6 +51,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
@@ -43,20 +59,44 @@ from typing import Any
 
 import numpy as np
 
-from assay.engines.spark_ranges import as_ipc, decreasing, from_ipc
+from assay.engines.spark_ranges import (
+    Remote,
+    SparkRanges,
+    as_ipc,
+    decreasing,
+    from_ipc,
+    kept_summary,
+    unpersist,
+    window_for,
+)
 from assay.errors import InvalidInput
 from assay.evaluation.applicability import refuse_inapplicable
+from assay.evaluation.multiclass_ranking import summary_average_precision
 from assay.evaluation.options import Options
 from assay.evaluation.positive import choose_positive
 from assay.evaluation.result import Evaluation
-from assay.evaluation.stream import evaluate_proba_summaries, proba_options, proba_partials
+from assay.evaluation.stream import (
+    evaluate_proba_summaries,
+    proba_options,
+    proba_partials,
+)
 from assay.inputs import canonical_label, encode_labels, sorted_labels
+from assay.summaries.partition import pair_counts
+from assay.summaries.scores import ScoreCounts
 
 __all__ = ["evaluate_proba", "positive_column", "proba_classes"]
 
 ENTRY_BYTES = 40
 """Bytes a distinct probability takes in a one-vs-rest summary held in memory (its score and four counts),
 as :meth:`assay.summaries.partition.ScoreScan.fits` counts them."""
+
+HELD_PROBABILITIES = 1 << 16
+"""Distinct probabilities of all the columns at most that come to the driver (about 8 (k + 1) bytes each):
+fewer Spark jobs than keeping them on the executors. A column's summary of at most this many distinct
+probabilities kept on the executors is taken whole too (as :data:`assay.engines.spark.HELD_SCORES`)."""
+
+FETCHED: Callable[[int], None] | None = None
+"""Told the number of entries of a one-vs-rest summary each read on the driver fetches from the executors."""
 
 
 def proba_classes(proba: Any) -> dict[str, str]:
@@ -141,6 +181,58 @@ def _partition_summaries(truth: str, columns: Sequence[str], labels: tuple[str, 
 
     out = _summarised(truth, columns, labels, clip, bins, top_k, costs, batches)
     yield pa.RecordBatch.from_arrays([pa.array([pickle.dumps(out)], pa.binary())], names=["blob"])
+
+
+def _column_runs(k: int, rows: Iterator[bytes]) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """(On an executor) each column's run of a range partition of the class counts (Arrow IPC: columns ``j``,
+    ``s``, ``c0`` ... ``c{k-1}``, ordered by column then probability decreasing): the column, its distinct
+    probabilities (decreasing) and the count of each class at each (a column a class)."""
+    tables = [from_ipc(blob) for blob in rows]
+    for table in tables:
+        if not table.num_rows:
+            continue
+        j = table.column("j").to_numpy(zero_copy_only=False).astype(np.int64)
+        s = table.column("s").to_numpy(zero_copy_only=False).astype(np.float64) + 0.0
+        c = np.column_stack([table.column(f"c{i}").to_numpy(zero_copy_only=False).astype(np.int64)
+                             for i in range(k)])
+        for column in np.unique(j).tolist():
+            at = j == column
+            scores, counts = decreasing(s[at], c[at])
+            yield int(column), scores, counts
+
+
+def _totals_of(k: int, index: int, rows: Iterator[bytes]) -> Iterator[tuple[int, list[tuple[int, int, list[int]]]]]:
+    """(On an executor) a range partition's number and, for each column it holds, the column, its distinct
+    probabilities there and each class's count."""
+    yield index, [(j, len(scores), [int(x) for x in counts.sum(axis=0)]) for j, scores, counts in _column_runs(k, rows)]
+
+
+def _pairs_of(k: int, support: list[int], offsets: dict[tuple[int, int], list[int]], index: int,
+              rows: Iterator[bytes]) -> Iterator[tuple[int, list[int]]]:
+    """(On an executor) for each column j a range partition holds, Hand and Till's pairwise counts of its run
+    (:func:`~assay.summaries.partition.pair_counts`), its offsets (each class's count above it in column j)
+    given."""
+    totals = np.asarray(support, dtype=np.int64)
+    for j, _, counts in _column_runs(k, rows):
+        yield j, pair_counts(counts, j, np.asarray(offsets[(index, j)], dtype=np.int64), totals)
+
+
+def _one_column(j: int, k: int, rows: Iterator[bytes]) -> Iterator[bytes]:
+    """(On an executor) column j's run of a range partition as the summary of class j against the rest: one
+    Arrow IPC blob of ``s``, ``pos`` (class j's count) and ``neg`` (the others'), as
+    :class:`~assay.engines.spark_ranges.Remote` reads a partition; nothing where the partition holds none."""
+    import pyarrow as pa
+
+    for column, scores, counts in _column_runs(k, rows):
+        if column != j:
+            continue
+        pos = counts[:, j]
+        batch = pa.RecordBatch.from_arrays([pa.array(scores), pa.array(pos), pa.array(counts.sum(axis=1) - pos)],
+                                           names=["s", "pos", "neg"])
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, batch.schema) as writer:
+            writer.write_batch(batch)
+        yield sink.getvalue().to_pybytes()
 
 
 # on the driver ---------------------------------------------------------------------------------------------
@@ -250,6 +342,74 @@ class _ColumnScan:
         """Nothing to drop: the stream's partitions are read once."""
 
 
+class _Kept:
+    """The class counts at each (column, distinct probability), range partitioned and cached on the executors
+    (one Arrow IPC blob a partition), and what the driver knows of them: the distinct probabilities of each
+    column and each partition's offsets (the count of each class above it in its column), from one small
+    collect of the partitions' totals. A partition may hold the end of one column and the start of the next:
+    each of its runs is counted apart."""
+
+    def __init__(self, ordered: Any, k: int) -> None:
+        from pyspark import StorageLevel
+
+        self.sc, self.k = ordered.sparkSession.sparkContext, k
+        self.blobs = ordered.mapInArrow(as_ipc(), "ipc binary").rdd.map(lambda row: row[0])
+        self.blobs.persist(StorageLevel.MEMORY_AND_DISK)
+        weakref.finalize(self, unpersist, self.blobs)
+        self.distinct = [0] * k
+        self.offsets: dict[tuple[int, int], list[int]] = {}
+        above = [[0] * k for _ in range(k)]
+        for index, runs in sorted(self.blobs.mapPartitionsWithIndex(partial(_totals_of, k)).collect()):
+            for j, d, totals in runs:
+                self.offsets[(index, j)] = list(above[j])
+                above[j] = [a + t for a, t in zip(above[j], totals, strict=True)]
+                self.distinct[j] += d
+        self._pairs: list[list[int]] | None = None
+
+    def pairs(self, support: np.ndarray) -> list[list[int]]:
+        """Each column's pairwise counts (twice the Mann-Whitney U of column j ranking class j against each
+        class), summed over its partitions' partial counts, made on the executors in one job."""
+        if self._pairs is None:
+            totals = [int(x) for x in support]
+            out = [[0] * self.k for _ in range(self.k)]
+            for j, u2 in self.blobs.mapPartitionsWithIndex(partial(_pairs_of, self.k, totals, self.offsets)).collect():
+                out[j] = [a + b for a, b in zip(out[j], u2, strict=True)]
+            self._pairs = out
+        return self._pairs
+
+
+class _ColumnRemote(Remote):
+    """Class j's one-vs-rest summary as the partitions of the cached class counts that hold column j, each
+    read as (probability, class j's count, the others') on the executors (:func:`_one_column`)."""
+
+    def __init__(self, kept: _Kept, j: int) -> None:
+        super().__init__(kept.sc, kept.blobs.mapPartitions(partial(_one_column, j, kept.k)),
+                         window_for(kept.distinct[j]), fetched=FETCHED)
+        self.kept = kept  # the cached partitions live while a summary reads them
+
+
+class _KeptScan:
+    """Column j of the counts kept on the executors, as :func:`~assay.summaries.partition.one_vs_rest` asks
+    for it: class j's one-vs-rest summary (a :class:`~assay.engines.spark_ranges.SparkRanges` walked there,
+    or taken whole when small) and its pairwise counts, both made on the executors."""
+
+    directory = None
+
+    def __init__(self, kept: _Kept, j: int) -> None:
+        self.kept, self.j = kept, j
+
+    def one_vs_rest(self, j: int, support: np.ndarray, labels: tuple[str, str]) -> tuple[ScoreCounts, np.ndarray]:
+        u2 = np.array(self.kept.pairs(support)[j], dtype=object)
+        remote = _ColumnRemote(self.kept, j)
+        if self.kept.distinct[j] <= HELD_PROBABILITIES:  # few distinct probabilities: taken whole, in one job
+            scores, pos, neg = remote.everything()
+            return ScoreCounts(scores, pos, neg, labels), u2
+        return ScoreCounts.of_ranges(SparkRanges(remote), labels), u2
+
+    def close(self) -> None:
+        """Nothing to drop: the cached partitions go with the last summary that reads them."""
+
+
 def _class_counts(df: Any, truth: str, columns: Sequence[str], truths: dict[Any, int], k: int) -> Any:
     """The count of each actual class at each (column j, distinct probability in it), on the executors."""
     from pyspark.sql import functions as F
@@ -302,31 +462,66 @@ def evaluate_proba(df: Any, truth: str, classes: dict[str, str], options: Option
     if progress is not None:
         progress(0, n * k)
     counts = _class_counts(df, truth, columns, total["truths"], k).persist(StorageLevel.MEMORY_AND_DISK)
+    kept = None
     try:
         distinct = dict.fromkeys(range(k), 0)
         distinct.update({int(row["j"]): int(row["count"]) for row in counts.groupBy("j").count().collect()})
         ordered = (counts.repartitionByRange(max(1, math.ceil(sum(distinct.values()) / partition_scores)),
                                              F.col("j"), F.col("s").desc())
                    .sortWithinPartitions(F.col("j"), F.col("s").desc()))
-        done = 0
-
-        def told(rows: int) -> None:
-            nonlocal done
-            done += rows
+        micro = None
+        if sum(distinct.values()) > HELD_PROBABILITIES and executors():
+            kept = _Kept(ordered, k)
+            if int(np.count_nonzero(total["cm"].actual_totals)) == k:  # every class present: the micro AP is defined
+                micro = summary_average_precision(_pooled(counts, k, sum(distinct.values()), partition_scores))
+            counts.unpersist(blocking=False)  # the partitions cached on the executors hold them now
+        if kept is not None:
             if progress is not None:
-                progress(done, n * k)
+                progress(n * k, n * k)
+            scans: list[Any] = [_KeptScan(kept, j) for j in range(k)]
+        else:
+            done = 0
 
-        stream = _Stream(ordered.mapInArrow(as_ipc(), "ipc binary").toLocalIterator(), k, told)
-        share = None if memory is None else max(int(memory) // k, 1)
-        scans = [_ColumnScan(stream, j, distinct[j], share) for j in range(k)]
+            def told(rows: int) -> None:
+                nonlocal done
+                done += rows
+                if progress is not None:
+                    progress(done, n * k)
+
+            stream = _Stream(ordered.mapInArrow(as_ipc(), "ipc binary").toLocalIterator(), k, told)
+            share = None if memory is None else max(int(memory) // k, 1)
+            scans = [_ColumnScan(stream, j, distinct[j], share) for j in range(k)]
         result = evaluate_proba_summaries(cm, total["probabilities"], total["hits"], total["decisions"], scans,
-                                          labels, options, field=f"column {truth!r}")
+                                          labels, options, field=f"column {truth!r}", micro=micro)
     finally:
         counts.unpersist(blocking=False)
-    note = (f"on Spark: each class's one-vs-rest summary (the {k} classes' counts at each distinct probability "
-            f"of its column) came to the driver a range partition at a time, held within memory= and spilled past "
-            "it: Hand and Till's pairwise AUCs read every class's counts in order")
+    if kept is not None:
+        parts = len({index for index, _ in kept.offsets})
+        note = (f"on Spark: each class's one-vs-rest summary (the {k} classes' counts at each distinct probability "
+                f"of its column, {parts} range partitions in all) stayed on the executors: they computed the "
+                "metrics' partial results and Hand and Till's pairwise counts, which the driver combined; every "
+                "count is exact. The micro average precision is walked there too, on the summaries pooled")
+    else:
+        note = (f"on Spark: each class's one-vs-rest summary (the {k} classes' counts at each distinct probability "
+                "of its column) came to the driver a range partition at a time, held within memory= and spilled "
+                "past it")
     return _noted(result, note)
+
+
+def _pooled(counts: Any, k: int, distinct: int, partition_scores: int) -> ScoreCounts:
+    """The k one-vs-rest summaries pooled (every (instance, class) pair: the micro average precision's), from
+    the class counts at each (column, probability) (``counts``), counted and kept on the executors as the score
+    summary of two classes is (:func:`~assay.engines.spark_ranges.kept_summary`): at each probability, the
+    instances of class j at that probability of column j, and the others, summed over the columns."""
+    from pyspark.sql import functions as F
+
+    own = F.coalesce(*[F.when(F.col("j") == i, F.col(f"c{i}")) for i in range(k)])
+    every = sum((F.col(f"c{i}") for i in range(1, k)), F.col("c0"))
+    pooled = (counts.select(F.col("s"), own.alias("own"), (every - own).alias("other"))
+              .repartitionByRange(max(1, math.ceil(distinct / partition_scores)), F.col("s").desc())
+              .groupBy("s").agg(F.sum("own").alias("pos"), F.sum("other").alias("neg"))
+              .sortWithinPartitions(F.col("s").desc()))
+    return kept_summary(pooled, distinct, ("rest", "class"), held=HELD_PROBABILITIES, fetched=FETCHED)
 
 
 def _noted(result: Evaluation, note: str) -> Evaluation:

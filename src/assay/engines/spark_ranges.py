@@ -21,7 +21,8 @@ of distinct scores. :class:`SparkRanges` is a :class:`~assay.summaries.ranges.Ra
 views: negated, classes swapped), so every metric runs on it unchanged.
 
 The executors run this module's functions: they need assay installed (:func:`executors_have_assay`
-checks with one small job; without it the engine walks the summary on the driver instead).
+checks with one small job; without it the engine walks the summary on the driver instead). pyspark is
+imported by the functions that use it (the Spark engine only).
 """
 
 from __future__ import annotations
@@ -36,9 +37,11 @@ from typing import Any
 import numpy as np
 
 from assay.summaries.ranges import Range, RangeSummary
+from assay.summaries.scores import ScoreCounts
 from assay.summaries.walk import Piece
 
-__all__ = ["Remote", "SparkRanges", "as_ipc", "decreasing", "executors_have_assay", "from_ipc", "window_for"]
+__all__ = ["Remote", "SparkRanges", "as_ipc", "decreasing", "executors_have_assay", "from_ipc", "kept_summary",
+           "unpersist", "window_for"]
 
 WINDOW = 2048
 """Entries of a window at least: a search's last steps read one window, fetched whole."""
@@ -229,7 +232,7 @@ class Remote:
         self.skeleton = [row[4] for row in found]
         self._windows: OrderedDict[tuple[int, int], tuple[np.ndarray, ...]] = OrderedDict()
         self._lock = threading.Lock()
-        weakref.finalize(self, _unpersist, blobs)
+        weakref.finalize(self, unpersist, blobs)
 
     def finite(self) -> bool:
         """Whether every score is a finite number: a missing score (null), NaN or an infinity sorts at an end
@@ -335,17 +338,20 @@ class Remote:
         executors: {position: [partial of each fold]}."""
         by_id = {self.ids[b]: place for b, place in places.items()}
         position = {pid: b for b, pid in enumerate(self.ids)}
-        if len(by_id) == len(self.ids):
+        # every partition's task reads it (a Python worker whose task leaves its input unread is not reused: the
+        # next task starts another, which imports assay again); else only the partitions placed are run
+        if len(by_id) == self.blobs.getNumPartitions():
             rows = self.blobs.mapPartitions(partial(_walk, tuple(folds), by_id)).collect()
         else:
             rows = self.sc.runJob(self.blobs, partial(_walk, tuple(folds), by_id), partitions=sorted(by_id))
         return {position[pid]: partials for pid, partials in rows}
 
     def close(self) -> None:
-        _unpersist(self.blobs)
+        unpersist(self.blobs)
 
 
-def _unpersist(blobs: Any) -> None:
+def unpersist(blobs: Any) -> None:
+    """Drop a cached RDD from the executors (quietly when the session is gone)."""
     try:
         blobs.unpersist(blocking=False)
     except Exception:  # noqa: BLE001 - the session may be gone: nothing is left to free
@@ -436,3 +442,31 @@ class SparkRanges(RangeSummary):
             out.append((b, (self.negated_view, self.swapped_view, int(self.starts[k]), int(self.tp_before[k]),
                             int(self.fp_before[k]), self.n_positive, self.n_negative)))
         return out
+
+
+def kept_summary(ordered: Any, distinct: int, labels: tuple[str, str], *, held: int,
+                 fetched: Callable[[int], None] | None = None, bad: Callable[[], None] | None = None) -> Any:
+    """The score summary of counts at each distinct score, range partitioned and sorted (``ordered``: columns
+    ``s``, ``pos``, ``neg``; about ``distinct`` entries or rows), kept on the executors (they import assay) as
+    a :class:`~assay.summaries.scores.ScoreCounts` of :class:`SparkRanges`; one of at most ``held`` distinct
+    scores is taken whole in one job. ``bad`` names the first bad row when a score is missing or not finite
+    (else such a score is an error of its own)."""
+    blobs = ordered.mapInArrow(as_ipc(), "ipc binary").rdd.map(lambda row: row[0])
+    blobs.persist(_storage())
+    remote = Remote(ordered.sparkSession.sparkContext, blobs, window_for(distinct), fetched=fetched)
+    if not remote.finite():
+        remote.close()
+        if bad is not None:
+            bad()
+        raise ValueError("a score that is missing or not finite")
+    if int(remote.distinct.sum()) <= held:  # few distinct scores: taken whole, in one job
+        scores, pos, neg = remote.everything()
+        remote.close()
+        return ScoreCounts(scores, pos, neg, labels)
+    return ScoreCounts.of_ranges(SparkRanges(remote), labels)
+
+
+def _storage() -> Any:
+    from pyspark import StorageLevel
+
+    return StorageLevel.MEMORY_AND_DISK

@@ -504,10 +504,12 @@ def _with_average_precision(ranking: MulticlassRanking, summaries: list[ScoreCou
 
 
 def analyse_multiclass_counts(summaries: list[ScoreCounts | None], pair_aucs: np.ndarray, support: np.ndarray,
-                              labels: tuple[str, ...], *, confidence: float = 0.95) -> MulticlassRanking:
+                              labels: tuple[str, ...], *, confidence: float = 0.95,
+                              micro: float | None = None) -> MulticlassRanking:
     """:func:`analyse_multiclass_scores` from summaries: each class's one-vs-rest score counts (None for a
     class with no actual instance), ``pair_aucs[i, j]`` = A(i|j) (column i ranking class i against class
-    j), and the classes' supports, as data read in batches give them.
+    j), and the classes' supports, as data read in batches give them. ``micro``: the micro average
+    precision where already computed (from a pooled summary kept elsewhere), else made from the summaries.
 
     The averages come without an interval: their bootstrap resamples instances, which a summary does not
     keep."""
@@ -515,14 +517,15 @@ def analyse_multiclass_counts(summaries: list[ScoreCounts | None], pair_aucs: np
     per_class, aucs = _per_class(summaries, labels, confidence)
     absent = [label for label, s in zip(labels, support, strict=True) if s == 0]
     if absent:
-        return _with_average_precision(_undefined_averages(per_class, absent), summaries, support, confidence)
+        return _with_average_precision(_undefined_averages(per_class, absent), summaries, support, confidence,
+                                       micro_value=micro)
     k = len(labels)
     pairs = [(pair_aucs[i, j] + pair_aucs[j, i]) / 2.0 for i, j in combinations(range(k), 2)]
     values = {"macro": float(aucs.mean()), "weighted": float(np.average(aucs, weights=support)),
               "hand_till": float(np.mean(pairs))}
     ranking = MulticlassRanking(per_class, *(Estimate(values[name], None, None, BATCHES_NOTE)
                                              for name in ("macro", "weighted", "hand_till")))
-    return _with_average_precision(ranking, summaries, support, confidence, BATCHES_NOTE)
+    return _with_average_precision(ranking, summaries, support, confidence, BATCHES_NOTE, micro)
 
 
 def analyse_multiclass_scores(

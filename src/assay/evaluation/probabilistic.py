@@ -37,6 +37,7 @@ from assay.inference.means import Range, delta_ratio_interval, normal_mean_inter
 from assay.inference.proportion import proportion_bounds
 from assay.inputs import canonical_label
 from assay.metrics.probabilistic import (
+    CalibrationBinsFold,
     MeanLoss,
     RelativeLoss,
     calibration_errors,
@@ -629,8 +630,10 @@ def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float 
     scores the probabilities of ``labels[1]``; in memory or on disk).
 
     The edges are ``np.percentile``'s linear interpolation between two order statistics, each found by
-    a binary search on the cumulative counts (a few entries read); the distinct scores are then binned
-    a chunk at a time, each weighted by its instances. Equal to the table of the instances.
+    a binary search on the cumulative counts (a few entries read); the distinct scores are then binned,
+    each weighted by its instances, by a fold of one walk (:class:`~assay.metrics.probabilistic.CalibrationBinsFold`:
+    a piece at a time on both cores, or on Spark's executors, where only each piece's sums reach the
+    driver). Equal to the table of the instances.
     """
     tc = threshold_counts(summary)
     n = int(tc.n_positive + tc.n_negative)
@@ -653,18 +656,10 @@ def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float 
     release(tc.tp, tc.fp, tc.thresholds)
     difference = b - a
     edges = np.where(gamma >= 0.5, b - difference * (1.0 - gamma), a + difference * gamma)
-    count = np.zeros(bins)
-    predicted = np.zeros(bins)
-    observed = np.zeros(bins)
-    for start in range(0, len(summary), CHUNK):
-        scores = np.asarray(summary.scores[start:start + CHUNK], dtype=np.float64)
-        pos = np.asarray(summary.positives[start:start + CHUNK], dtype=np.float64)
-        neg = np.asarray(summary.negatives[start:start + CHUNK], dtype=np.float64)
-        release(summary.scores, summary.positives, summary.negatives)
-        where = bin_index(scores, edges)
-        count += np.bincount(where, weights=pos + neg, minlength=bins)
-        predicted += np.bincount(where, weights=(pos + neg) * scores, minlength=bins)
-        observed += np.bincount(where, weights=pos, minlength=bins)
+    if len(summary):  # the bins: a fold of one walk (on Spark, on the executors)
+        count, predicted, observed = walk_summary(summary, [CalibrationBinsFold(tuple(edges.tolist()))])[0]
+    else:
+        count, predicted, observed = np.zeros(bins), np.zeros(bins), np.zeros(bins)
     return _table(_target_text(tuple(summary.labels), 1), "quantile", edges, count.astype(np.int64), predicted,
                   observed.astype(np.int64), confidence)
 

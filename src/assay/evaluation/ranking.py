@@ -177,9 +177,15 @@ class RankingAnalysis(Displayable):
         ``points`` of the distinct thresholds, and every vertex of the ROC hull and every threshold chosen,
         each with its exact cumulative counts: the curves drawn through them pass exactly through the
         exact curves' points, and the hull and the chosen points are the exact ones. Every number of the
-        analysis is kept as it is."""
+        analysis is kept as it is. Made once for each ``points`` (each picture of a report asks for it)."""
         if not self.summary.on_disk:
             return self
+        made = self.__dict__.setdefault("_drawn", {})  # not a field: a copy (``replace``) makes its own
+        if points not in made:
+            made[points] = self._drawable(points)
+        return made[points]
+
+    def _drawable(self, points: int) -> RankingAnalysis:
         if len(self.summary) <= points:  # few enough to draw them all: held in memory
             return replace(self, summary=self.summary.held())
         tc = self.counts

@@ -48,7 +48,13 @@ from assay.inputs import as_proba, as_scores, encode_labels, sorted_labels
 from assay.limits import MAX_CLASSES
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.kernels import compiled
-from assay.summaries.partition import Keys, ScoreScan, batch_keys, one_vs_rest
+from assay.summaries.partition import (
+    Keys,
+    Scattered,
+    ScoreScan,
+    batch_keys,
+    one_vs_rest,
+)
 from assay.summaries.probabilities import ProbabilitySummary
 from assay.summaries.scores import ScoreCounts
 
@@ -243,10 +249,12 @@ and the compiled passes release the GIL, so the threads run in parallel)."""
 
 
 def _keyed(item: tuple[str | None, int, Any, Any], names: Mapping[str, str],
-           fixed: list[str] | None, columns: int) -> tuple[list[str], str, list[Keys]]:
+           fixed: list[str] | None, columns: int, scans: Sequence[ScoreScan] = ()
+           ) -> tuple[list[str], str, list[Keys | Scattered]]:
     """(On a worker thread) a batch's classes present, in label order, its first class, and each score
     column's keys counting that first class as positive (``columns`` > 1: the item holds a list of columns,
-    named ``y_score[i]`` in errors)."""
+    named ``y_score[i]`` in errors), scattered into the ranges of its column's scan in ``scans`` once that
+    has drawn them (:meth:`ScoreScan.scattered`)."""
     part, first_row, y_true, y_score = item
     given = [y_score] if columns == 1 else list(y_score)
     fields = ["y_score"] if columns == 1 else [f"y_score[{i}]" for i in range(columns)]
@@ -264,9 +272,12 @@ def _keyed(item: tuple[str | None, int, Any, Any], names: Mapping[str, str],
     except InvalidInput as e:
         raise located(e, part, first_row, names) from None
     codes = enc.codes["y_true"]
-    present = [enc.labels[c] for c in np.flatnonzero(np.bincount(codes, minlength=len(enc.labels)))]
+    # without fixed labels, a batch's labels are the values it holds: every one present
+    present = list(enc.labels) if fixed is None else \
+        [enc.labels[c] for c in np.flatnonzero(np.bincount(codes, minlength=len(enc.labels)))]
     first = enc.labels[0] if enc.labels else "other"
-    return present, first, [batch_keys(codes == 0, scores, compiled(1 << 62)) for scores in all_scores]
+    keys = [batch_keys(codes == 0, scores, compiled(1 << 62)) for scores in all_scores]
+    return present, first, [scan.scattered(k) for scan, k in zip(scans, keys, strict=True)] if scans else keys
 
 
 def _scores_of(batches: Iterable[Any], names: Mapping[str, str], fixed: list[str] | None,
@@ -292,7 +303,7 @@ def score_summaries(items: Iterable[tuple[str | None, int, Any, Any]], names: Ma
     share = None if memory is None else max(1, memory // columns)
     scans = [ScoreScan(share, threads=SCAN_THREADS) for _ in range(columns)]
 
-    def take(present: list[str], first: str, keys: list[Keys]) -> None:
+    def take(present: list[str], first: str, keys: list[Keys | Scattered]) -> None:
         nonlocal reference
         seen.extend(label for label in present if label not in seen)
         if len(seen) > 2:
@@ -310,7 +321,7 @@ def score_summaries(items: Iterable[tuple[str | None, int, Any, Any]], names: Ma
     pending: deque[Any] = deque()
     try:
         for item in items:
-            pending.append(pool.submit(_keyed, item, names, fixed, columns))
+            pending.append(pool.submit(_keyed, item, names, fixed, columns, scans))
             while len(pending) > SCAN_THREADS:
                 take(*pending.popleft().result())
         while pending:
@@ -472,14 +483,15 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
 
 def evaluate_proba_summaries(cm: ConfusionCounts | None, probabilities: ProbabilitySummary | None, hits: int,
                              decisions: DecisionCosts | None, scans: Sequence[Any], labels: tuple[str, ...],
-                             options: Options, *, field: str = "y_true") -> Evaluation:
+                             options: Options, *, field: str = "y_true", micro: float | None = None) -> Evaluation:
     """The evaluation of k > 2 classes' probabilities from their merged summaries: the most probable class's
     confusion counts ``cm``, the probability summary, the top-k ``hits`` (with ``options.top_k``), the
     decisions of least expected cost (None without a cost matrix), and for each class j a scan of column j
     by actual class (a :class:`ScoreScan` of k classes, or an object with its ``pieces``, ``fits``,
     ``directory`` and ``close``), which gives class j's one-vs-rest summary and Hand and Till's pairwise
     AUCs (:func:`~assay.summaries.partition.one_vs_rest`). The scans are closed, on errors too. ``field``
-    names the truth in "no instances"."""
+    names the truth in "no instances"; ``micro``: the micro average precision where computed already (Spark's
+    pooled summary), else made from the one-vs-rest summaries."""
     k = len(labels)
     confidence, top_k = options.confidence, options.top_k
     try:
@@ -504,6 +516,6 @@ def evaluate_proba_summaries(cm: ConfusionCounts | None, probabilities: Probabil
     finally:
         for scan in scans:
             scan.close()
-    ranking = analyse_multiclass_counts(summaries, pair_aucs, support, labels, confidence=confidence)
+    ranking = analyse_multiclass_counts(summaries, pair_aucs, support, labels, confidence=confidence, micro=micro)
     probabilistic = analyse_summary(probabilities, prior=options.prior, confidence=confidence)
     return replace(result, ranking=ranking, probabilistic=probabilistic)

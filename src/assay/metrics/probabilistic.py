@@ -18,7 +18,9 @@ The summary functions give what the intervals need: a mean with its sample
 standard deviation (``mean_loss``), the losses of the prior classifier
 (``prior_class_losses``) and the relative loss with its delta-method standard
 error (``relative_loss``), and the calibration errors of a binned reliability
-table (``calibration_errors``).
+table (``calibration_errors``). ``CalibrationBinsFold`` sums a reliability table's
+bins over a two-class score summary as a fold of one walk
+(``assay.summaries.walk``: in memory, on disk, or on Spark's executors).
 
 References
 ----------
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -38,6 +40,7 @@ from assay.errors import InvalidInput
 from assay.summaries.probabilities import (
     ProbabilitySummary,
     absolute_loss_per_instance,
+    bin_index,
     brier_scale,
     brier_score_per_instance,
     information_loss_bits_per_instance,
@@ -67,6 +70,7 @@ __all__ = [
     "RelativeLoss",
     "relative_loss",
     "calibration_errors",
+    "CalibrationBinsFold",
 ]
 
 MeanLossName = Literal["quadratic", "absolute", "information", "brier", "log_loss"]
@@ -481,3 +485,47 @@ def calibration_errors(count, predicted_sum, observed) -> tuple[float, float]:
         return math.nan, math.nan
     gap = np.abs(observed[filled] - predicted_sum[filled])
     return float(gap.sum() / n), float((gap / count[filled]).max())
+
+
+@dataclass(frozen=True)
+class CalibrationBinsFold:
+    """A reliability table's sums over a two-class score summary, in the bins cut by ``edges``, as a fold
+    of one walk (:mod:`assay.summaries.walk`): each piece of distinct scores is binned as
+    ``sklearn.calibration.calibration_curve`` bins (:func:`~assay.summaries.probabilities.bin_index`), each
+    score weighted by its instances, and the pieces' sums added in order.
+
+    The result is (count, predicted, observed), float64 arrays of ``len(edges) - 1`` bins: the instances,
+    the sum of their scores (the probabilities of the positive class) and the positives of each bin. The
+    counts are exact while they stay below 2**53.
+
+    Examples
+    --------
+    >>> from assay.summaries.walk import Piece
+    >>> fold = CalibrationBinsFold((0.0, 0.5, 1.0))
+    >>> s, pos, neg = np.array([0.9, 0.5, 0.2]), np.array([2, 1, 0]), np.array([0, 1, 3])
+    >>> part = fold.piece(Piece(0, 3, s, pos, neg, None, None, 0, 0, 3, 4))
+    >>> [a.tolist() for a in fold.combine([part], None)]
+    [[5.0, 2.0], [1.6, 1.8], [1.0, 2.0]]
+    """
+
+    edges: tuple[float, ...]
+    columns = ("scores", "positives", "negatives")
+
+    def piece(self, p: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        bins = len(self.edges) - 1
+        scores = np.asarray(p.scores, dtype=np.float64)
+        pos = np.asarray(p.positives, dtype=np.float64)
+        both = pos + np.asarray(p.negatives, dtype=np.float64)
+        where = bin_index(scores, np.asarray(self.edges, dtype=np.float64))
+        return (np.bincount(where, weights=both, minlength=bins),
+                np.bincount(where, weights=both * scores, minlength=bins),
+                np.bincount(where, weights=pos, minlength=bins))
+
+    def combine(self, partials: list[tuple[np.ndarray, ...]], look: Any) -> tuple[np.ndarray, ...]:
+        bins = len(self.edges) - 1
+        count, predicted, observed = np.zeros(bins), np.zeros(bins), np.zeros(bins)
+        for c, p, o in partials:  # in order, as one loop over the pieces adds them
+            count += c
+            predicted += p
+            observed += o
+        return count, predicted, observed

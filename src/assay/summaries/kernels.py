@@ -130,6 +130,9 @@ def _probe(kernels: Any) -> None:
         shift = uint(8 * bits.itemsize - 16)
         kernels.scatter(positive, np.array([sign], dtype=uint), np.zeros(1 << 16, np.uint16), shift, out, offsets)
         kernels.count_sorted(out, negative, np.empty(3, uint), np.empty(3, np.int64), np.empty(3, np.int64))
+        kernels.dense_counts(np.array([2], uint), np.array([1, 2], uint), uint(1), np.zeros(4, np.uint32),
+                             np.empty(3, uint), np.empty(3, np.int64), np.empty(3, np.int64))
     a = np.array([2.0, 1.0])
     c = np.array([1, 1], dtype=np.int64)
     kernels.merge_counts(a, c, c, a, c, c, np.empty(4), np.empty(4, np.int64), np.empty(4, np.int64))
+    kernels.score_losses(np.array([0.9, 0.1]), a, a, -1.0, 1e-15, np.empty((4, 2)), np.zeros((2, 4, 3)), np.zeros((2, 3)))

@@ -15,7 +15,8 @@ import numpy as np
 __all__ = ["KERNELS", "build"]
 
 KERNELS = ("make_keys", "auc_twice_u", "runs", "run_counts", "keep_turning", "average_precision", "merge_counts",
-           "split_keys", "order_keys", "scatter", "count_sorted")
+           "split_keys", "order_keys", "scatter", "count_sorted", "score_losses",
+           "dense_counts")
 
 
 def build(*, cache: bool) -> SimpleNamespace:
@@ -290,4 +291,96 @@ def count_sorted(positive_keys, negative_keys, keys, positives, negatives):  # p
         positives[m] = p
         negatives[m] = q
         m += 1
+    return m
+
+
+INVERSE_LN2 = 1.0 / np.log(2.0)
+
+
+def score_losses(scores, negatives, positives, clip, eps, losses, sums, flagged):  # pragma: no cover - compiled
+    """The losses of two-class scores given per distinct score (``ProbabilitySummary.from_score_counts``'s,
+    term by term the same expressions): for each class c (0: ``negatives``, 1: ``positives``, float weights)
+    and each loss (quadratic, absolute, information, log loss), ``sums[c, loss]`` receives the weight of the
+    finite values, their weighted sum and their weighted centred sum of squares (about the mean over the
+    count, an integer, as the numpy code takes it); ``flagged[c]`` the weight at a probability of 0, below
+    ``clip`` (when ``clip`` > 0) and below ``eps``. ``losses`` (4 by the number of scores) is scratch space.
+
+    Branch-free: a score without instances of the class weighs 0 (its losses are finite but for the
+    information loss at 0, which is selected away), and the sums are kept in local variables. Within the
+    log loss's clipping, the information loss is its logarithm in bits (one call; within an ulp of log2's).
+    """
+    n = scores.shape[0]
+    for c in range(2):
+        weights = positives if c == 1 else negatives
+        counted = 0.0
+        finite_counted = 0.0
+        t0 = 0.0
+        t1 = 0.0
+        t2 = 0.0
+        t3 = 0.0
+        zero = 0.0
+        below_clip = 0.0
+        below_eps = 0.0
+        for i in range(n):
+            w = weights[i]
+            p1 = scores[i]
+            p0 = 1.0 - p1
+            pc = p1 if c == 1 else p0
+            quadratic = p0 * p0 + p1 * p1 - 2.0 * pc + 1.0
+            x0 = quadratic if quadratic > 0.0 else 0.0
+            x1 = (p0 + p1) - 2.0 * pc + 1.0
+            logarithm = np.log(min(max(pc, eps), 1.0 - eps))
+            x3 = -logarithm
+            if pc >= eps and pc <= 1.0 - eps and pc >= clip:  # the same logarithm: one call, not two
+                x2 = -logarithm * INVERSE_LN2
+            else:
+                x2 = -np.log2(min(max(pc, clip), 1.0) if clip > 0.0 else pc)
+            losses[0, i] = x0
+            losses[1, i] = x1
+            losses[2, i] = x2
+            losses[3, i] = x3
+            finite = np.isfinite(x2)
+            counted += w
+            t0 += w * x0
+            t1 += w * x1
+            finite_counted += w if finite else 0.0
+            t2 += w * x2 if finite else 0.0
+            t3 += w * x3
+            zero += w if pc == 0.0 else 0.0
+            below_clip += w if pc < clip else 0.0
+            below_eps += w if pc < eps else 0.0
+        flagged[c, 0] = zero
+        flagged[c, 1] = below_clip
+        flagged[c, 2] = below_eps
+        for k in range(4):
+            weight = finite_counted if k == 2 else counted
+            total = t0 if k == 0 else t1 if k == 1 else t2 if k == 2 else t3
+            mean = total / max(np.floor(weight), 1.0)
+            m2 = 0.0
+            for i in range(n):
+                d = losses[k, i] - mean
+                term = weights[i] * (d * d)
+                m2 += term if np.isfinite(d) else 0.0
+            sums[c, k, 0] = weight
+            sums[c, k, 1] = total
+            sums[c, k, 2] = m2
+
+
+def dense_counts(positive_keys, negative_keys, low, hist, keys, positives, negatives):  # pragma: no cover - compiled
+    """``count_sorted``'s result without sorting, for keys within a span small enough to count each value in
+    place: ``hist`` (zeros, two counts a value from ``low``: the negatives', then the positives') receives
+    the counts, read back from the highest value down; returns how many distinct keys were written."""
+    for i in range(positive_keys.shape[0]):
+        hist[2 * np.int64(positive_keys[i] - low) + 1] += 1
+    for i in range(negative_keys.shape[0]):
+        hist[2 * np.int64(negative_keys[i] - low)] += 1
+    m = 0
+    for j in range(hist.shape[0] // 2 - 1, -1, -1):
+        p = hist[2 * j + 1]
+        q = hist[2 * j]
+        if p or q:
+            keys[m] = low + keys.dtype.type(j)
+            positives[m] = p
+            negatives[m] = q
+            m += 1
     return m

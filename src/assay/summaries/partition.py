@@ -22,6 +22,8 @@ The file is unlinked from the moment it is made, so it vanishes however the proc
 
 from __future__ import annotations
 
+import errno
+import os
 import tempfile
 import threading
 from collections import deque
@@ -44,7 +46,7 @@ from assay.summaries.ranges import (
 from assay.summaries.scores import ScoreCounts, ThresholdCounts
 from assay.summaries.spill import MergeTree
 
-__all__ = ["PARTITIONS", "Keys", "ScoreScan", "Splitters", "assemble", "batch_keys", "decode_keys", "one_vs_rest"]
+__all__ = ["PARTITIONS", "Keys", "Scattered", "ScoreScan", "Splitters", "assemble", "batch_keys", "decode_keys", "one_vs_rest"]
 
 PARTITIONS = 256
 """Ranges of scores the keys are scattered into once they pass the budget."""
@@ -214,6 +216,55 @@ def _scattered(keys: np.ndarray, splitters: Splitters, kernels: Any) -> tuple[np
     return out, offsets
 
 
+class Scattered:
+    """A batch's keys already scattered into the ranges of ``splitters`` (:meth:`ScoreScan.scattered`, on the
+    thread that keyed the batch): for each class, its keys grouped by range and where each range starts.
+    Read as a sequence, the keys of each class (in some order), as ``ScoreScan.add`` takes a batch."""
+
+    __slots__ = ("parts", "splitters")
+
+    def __init__(self, splitters: Splitters, parts: tuple[tuple[np.ndarray, np.ndarray], ...]) -> None:
+        self.splitters = splitters
+        self.parts = parts
+
+    def __len__(self) -> int:
+        return len(self.parts)
+
+    def __getitem__(self, kind: int) -> np.ndarray:
+        return self.parts[kind][0]
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        return (keys for keys, _ in self.parts)
+
+    def swapped(self) -> Scattered:
+        return Scattered(self.splitters, self.parts[::-1])
+
+
+def _appended(fileno: int, pieces: list[tuple[np.ndarray, np.ndarray]], at: int) -> np.ndarray:
+    """Batches' keys, each grouped by range (keys, where each range starts), written to a file from byte ``at``
+    range by range: range 0 of every batch in turn, then range 1, and so on, each range's slices in one
+    vectored write (no copy of the keys is made). Returns the keys of each range."""
+    counts = sum(np.diff(offsets) for _, offsets in pieces)
+    for p in range(len(counts)):
+        buffers = [memoryview(keys[offsets[p]:offsets[p + 1]]).cast("B") for keys, offsets in pieces
+                   if offsets[p + 1] > offsets[p]]
+        while buffers:
+            written = os.pwritev(fileno, buffers[:IOV_MAX], at)
+            if written <= 0:
+                raise OSError(errno.ENOSPC, "no room left for the temporary file")
+            at += written
+            while buffers and written >= len(buffers[0]):
+                written -= len(buffers[0])
+                buffers.pop(0)
+            if written:
+                buffers[0] = buffers[0][written:]
+    return counts
+
+
+IOV_MAX = 1024
+"""Buffers one vectored write takes at most (POSIX's least ``IOV_MAX``)."""
+
+
 class _Segment(NamedTuple):
     kind: int  # the class: 0 the positives' keys, 1 the negatives' (of two)
     dtype: np.dtype
@@ -263,10 +314,21 @@ class ScoreScan:
         """The most rows of one range sorted in memory (each of the threads holds one)."""
         return 1 << 62 if self.memory is None else max(self.memory // (self.threads * ROW_BYTES), 16)
 
-    def add(self, keys: tuple[np.ndarray, ...]) -> None:
+    def scattered(self, keys: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...] | Scattered:
+        """(On the thread that keyed a batch) the batch's keys scattered into the ranges, once they are drawn
+        (else the keys as they are): ``add`` then writes them range by range as they are, and the scattering of batches runs on the
+        threads that key them rather than on the one that reads."""
+        splitters = self.splitters  # drawn once, on the reading thread: read once here
+        if splitters is None or self.kernels is None or any(a.dtype != splitters.keys.dtype for a in keys):
+            return keys
+        return Scattered(splitters, tuple(_scattered(a, splitters, self.kernels) for a in keys))
+
+    def add(self, keys: tuple[np.ndarray, ...] | Scattered) -> None:
         n = sum(len(a) for a in keys)
         if not n:
             return
+        if isinstance(keys, Scattered) and keys.splitters is not self.splitters:
+            keys = tuple(keys)  # scattered for ranges since redrawn (widened): the keys, in some order
         dtype = keys[0].dtype
         if self.dtype is None:
             self.dtype = dtype
@@ -278,7 +340,7 @@ class ScoreScan:
                 if self.splitters is not None:
                     self.splitters = Splitters.of(_widened(self.splitters.keys))
                 self.dtype = dtype
-        self.buffer.append(tuple(keys))
+        self.buffer.append(keys if isinstance(keys, Scattered) else tuple(keys))
         self.buffered += n
         self.rows += n
         if self.buffered >= self.held_rows:
@@ -303,20 +365,21 @@ class ScoreScan:
             self.segments = [[] for _ in range(len(self.splitters) + 1)]
             self.file = tempfile.TemporaryFile(prefix="assay-keys-", dir=self.directory)
         for kind in range(self.classes):
-            arrays = [k[kind] for k in self.buffer if len(k[kind])]
-            if not arrays:
+            arrays = [k[kind] for k in self.buffer if not isinstance(k, Scattered) and len(k[kind])]
+            pieces = [k.parts[kind] for k in self.buffer if isinstance(k, Scattered) and len(k[kind])]
+            if arrays:
+                keys = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+                del arrays
+                pieces.append(_scattered(keys, self.splitters, self.kernels))
+                del keys
+            if not pieces:
                 continue
-            keys = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
-            del arrays
-            out, offsets = _scattered(keys, self.splitters, self.kernels)
-            del keys
-            out.tofile(self.file)
-            for p in range(len(offsets) - 1):
-                count = int(offsets[p + 1] - offsets[p])
+            dtype = pieces[0][0].dtype
+            for p, count in enumerate(_appended(self.file.fileno(), pieces, self.size).tolist()):
                 if count:
-                    self.segments[p].append(_Segment(kind, out.dtype, self.size + int(offsets[p]) * out.itemsize,
-                                                     count))
-            self.size += out.nbytes
+                    self.segments[p].append(_Segment(kind, dtype, self.size, count))
+                    self.size += count * dtype.itemsize
+            del pieces
         self.buffer, self.buffered = [], 0
 
     def _read(self, segments: list[_Segment], kind: int) -> np.ndarray:
@@ -485,9 +548,39 @@ class ScoreScan:
 
     def _sorted_in_file(self, segments: list[_Segment]) -> Range:
         """A range of the file sorted in place: each class's keys read, sorted and written back over the
-        same segments (or, when some were of the other float type, appended in this scan's type)."""
+        same segments (or, when some were of the other float type, appended in this scan's type). Where its
+        distinct scores are few enough (ties: :func:`_runs_fit`), its counts are written over its segments
+        instead, which the walk then reads without counting them again."""
         assert self.file is not None and self.dtype is not None
         fileno, dtype = self.file.fileno(), self.dtype
+        if all(s.dtype == dtype for s in segments):
+            positive, negative = self._read(segments, 0), self._read(segments, 1)
+            rows = len(positive) + len(negative)
+            counted = _dense_count(positive, negative, self.kernels)
+            if counted is None:
+                positive.sort()
+                negative.sort()
+                keys, pos, neg = _count_sorted(positive, negative, self.kernels)
+            else:
+                keys, pos, neg = counted
+            if _runs_fit(len(keys), rows, dtype):
+                del positive, negative
+                return _runs_range(fileno, segments, keys, pos, neg)
+            if counted is not None:  # the keys in order, from their counts
+                positive, negative = np.repeat(keys[::-1], pos[::-1]), np.repeat(keys[::-1], neg[::-1])
+            for kind, sorted_keys in ((0, positive), (1, negative)):
+                write_segments(fileno, [Segment(s.offset, s.count, s.dtype) for s in segments if s.kind == kind],
+                               sorted_keys)
+            del positive, negative
+            pos_at = [Segment(s.offset, s.count, s.dtype) for s in segments if s.kind == 0]
+            neg_at = [Segment(s.offset, s.count, s.dtype) for s in segments if s.kind == 1]
+            kernels = self.kernels
+
+            def recount() -> tuple[np.ndarray, ...]:
+                return _decoded(_count_sorted(read_segments(fileno, pos_at, dtype), read_segments(fileno, neg_at, dtype),
+                                              kernels))
+
+            return Range(int(pos.sum()), int(neg.sum()), len(keys), recount)
         places = []
         for kind in range(2):
             keys = self._read(segments, kind)
@@ -547,6 +640,60 @@ class ScoreScan:
         self.buffer, self.buffered = [], 0
 
 
+DENSE_SPAN = 2
+"""A range's keys are counted in place of sorting them when their values span at most this many times its
+rows (a float32 score held by many rows: a billion rows of float32 probabilities), in one count a value."""
+
+
+def _dense_count(positive: np.ndarray, negative: np.ndarray, kernels: Any) -> tuple[np.ndarray, ...] | None:
+    """A range's distinct keys, decreasing, with their positives and negatives, counted without sorting
+    (:func:`assay.summaries.numba_kernels.dense_counts`) where the keys' span allows; else None."""
+    rows = len(positive) + len(negative)
+    if kernels is None or not rows or rows >= 1 << 32:
+        return None
+    present = [a for a in (positive, negative) if len(a)]
+    low, high = min(int(a.min()) for a in present), max(int(a.max()) for a in present)
+    span = high - low + 1
+    if span > DENSE_SPAN * rows:
+        return None
+    keys, pos, neg = np.empty(min(span, rows), positive.dtype), np.empty(min(span, rows), np.int64), \
+        np.empty(min(span, rows), np.int64)
+    m = kernels.dense_counts(positive, negative, positive.dtype.type(low), np.zeros(2 * span, np.uint32), keys, pos,
+                             neg)
+    return keys[:m], pos[:m], neg[:m]
+
+
+def _runs_fit(distinct: int, rows: int, dtype: np.dtype) -> bool:
+    """Whether a range's counts (each distinct key and its two counts, 4 bytes each) take no more room than
+    its keys, so that they can be written over them."""
+    return rows < 1 << 32 and distinct * (dtype.itemsize + 8) <= rows * dtype.itemsize
+
+
+def _runs_range(fileno: int, segments: list[_Segment], keys: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> Range:
+    """A range whose counts (distinct keys decreasing, then the positives' and the negatives' counts as
+    4-byte integers) are written over its own segments, in order: read back as they are, not counted."""
+    m, size = len(keys), keys.dtype.itemsize
+    data = np.concatenate([np.ascontiguousarray(keys).view(np.uint8), pos.astype(np.uint32).view(np.uint8),
+                           neg.astype(np.uint32).view(np.uint8)])
+    places, left = [], len(data)
+    for s in segments:
+        if not left:
+            break
+        take = min(left, s.count * s.dtype.itemsize)
+        places.append(Segment(s.offset, take, np.dtype(np.uint8)))
+        left -= take
+    write_segments(fileno, places, data)
+    dtype = keys.dtype
+
+    def read() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        raw = read_segments(fileno, places, np.dtype(np.uint8))
+        counts = raw[m * size:].view(np.uint32)
+        return (decode_keys(raw[:m * size].view(dtype)), counts[:m].astype(np.int64),
+                counts[m:].astype(np.int64))
+
+    return Range(int(pos.sum()), int(neg.sum()), m, read)
+
+
 RANGE_ROWS = 1 << 20
 """Rows of a range of keys held in memory (a summary kept as its sorted keys is counted a range at a time)."""
 
@@ -598,12 +745,51 @@ def assemble(pieces: Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]], labels
     return summary
 
 
+def pair_counts(counts: np.ndarray, j: int, above: np.ndarray, totals: np.ndarray) -> list[int]:
+    """Twice the Mann-Whitney U counts of a piece of column ``j`` of a k-class probability matrix: ``u2[l]``
+    counts the pairs (an instance of class j in the piece, one of class l scoring below it) twice and the
+    tied ones once; ``u2[j]`` is 0. Summed over a column's pieces, highest first, it is :func:`one_vs_rest`'s
+    ``u2``; pieces may be counted apart (on Spark's executors, a partition each) as each knows ``above``.
+    Exact integers.
+
+    ``counts``: the count of each class (a column a class) at each distinct score of the piece (a row a
+    score, decreasing); ``above``: each class's instances scoring above the piece; ``totals``: each class's
+    instances in all (inputs validated).
+
+    Examples
+    --------
+    Class 0 at 0.9 and 0.5, class 1 at 0.5 and 0.1: A(0|1) = (2 + 2 + 1 + 2) / 8 = 7/8, in two pieces.
+
+    >>> totals = np.array([2, 2])
+    >>> c1, c2 = np.array([[1, 0]]), np.array([[1, 1], [0, 1]])
+    >>> [a + b for a, b in zip(pair_counts(c1, 0, np.zeros(2, np.int64), totals),
+    ...                        pair_counts(c2, 0, c1.sum(axis=0), totals))]
+    [0, 7]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    through = np.cumsum(counts, axis=0) + above  # instances of each class scoring at or above
+    pos = counts[:, j]
+    u2 = [0] * len(totals)
+    for col in range(len(totals)):
+        if col != j:  # the pairs (an instance of j, one of col below it or tied)
+            u2[col] = int(np.dot(pos, 2 * (totals[col] - through[:, col]) + counts[:, col]))
+    return u2
+
+
 def one_vs_rest(scan: ScoreScan, j: int, support: np.ndarray, labels: tuple[str, str]) -> tuple[ScoreCounts, np.ndarray]:
     """From a scan of column ``j`` of a k-class probability matrix (keys by actual class): the summary
     of class j against the rest, and twice the Mann-Whitney U of column j ranking class j against each
-    class l (``u2[l] / (2 n_j n_l)`` is Hand and Till's A(j|l); ties count one half), in exact integers.
+    class l (``u2[l] / (2 n_j n_l)`` is Hand and Till's A(j|l); ties count one half), in exact integers
+    (:func:`pair_counts`, a piece at a time).
 
-    ``support``: each class's number of instances."""
+    ``support``: each class's number of instances. A scan that makes both itself (one with a
+    ``one_vs_rest(j, support, labels)`` method: Spark's, whose executors count its pieces) is asked for them."""
+    own = getattr(scan, "one_vs_rest", None)
+    if own is not None:
+        try:
+            return own(j, support, labels)
+        finally:
+            scan.close()
     totals = np.asarray(support, dtype=np.int64)
     u2 = [0] * len(totals)
     above = np.zeros(len(totals), np.int64)
@@ -612,12 +798,10 @@ def one_vs_rest(scan: ScoreScan, j: int, support: np.ndarray, labels: tuple[str,
         nonlocal above
         for scores, *counts in scan.pieces():
             c = np.column_stack(counts)
-            through = np.cumsum(c, axis=0) + above  # instances of each class scoring at or above
+            for col, value in enumerate(pair_counts(c, j, above, totals)):
+                u2[col] += value
+            above = above + c.sum(axis=0)
             pos = c[:, j]
-            for col in range(len(totals)):
-                if col != j:  # the pairs (an instance of j, one of col below it or tied)
-                    u2[col] += int(np.dot(pos, 2 * (totals[col] - through[:, col]) + c[:, col]))
-            above = through[-1]
             yield scores, pos, c.sum(axis=1) - pos
 
     try:

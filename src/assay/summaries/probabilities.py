@@ -36,10 +36,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
 from typing import Any
 
 import numpy as np
+
+from assay.summaries.kernels import compiled
 
 __all__ = [
     "LOG_LOSS_EPS",
@@ -377,6 +378,56 @@ def _sum_classes(a: LossMoments, b: LossMoments) -> LossMoments:
     return LossMoments(a.count + b.count, a.total + b.total, a.m2 + b.m2)
 
 
+_LOSSES = ("quadratic", "absolute", "information", "log_loss")
+
+
+def _losses(s: np.ndarray, weights: tuple[np.ndarray, np.ndarray], clip: float | None
+            ) -> tuple[dict[str, LossMoments], tuple[int, int, int]]:
+    """The loss moments of two-class scores given per distinct score, and the instances at a probability of
+    0, below ``clip``, below the log loss's epsilon (:meth:`ProbabilitySummary.from_score_counts`)."""
+    moments: dict[str, LossMoments] = {}
+    zero = clipped = log_clipped = 0
+    for c in (0, 1):  # each class at the scores it holds instances at
+        held = weights[c] > 0
+        w, p1 = weights[c][held], s[held]
+        p0 = 1.0 - p1  # the probability of class 0, as TwoClassScores makes it
+        pc = p1 if c == 1 else p0
+        with np.errstate(divide="ignore"):
+            information = -np.log2(pc if clip is None else np.clip(pc, clip, 1.0))
+        losses = {"quadratic": np.maximum(p0 * p0 + p1 * p1 - 2.0 * pc + 1.0, 0.0),
+                  "absolute": (p0 + p1) - 2.0 * pc + 1.0, "information": information,
+                  "log_loss": -np.log(np.clip(pc, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS))}
+        for name, x in losses.items():
+            finite = np.isfinite(x)
+            xf, wf = (x, w) if finite.all() else (x[finite], w[finite])
+            count = int(wf.sum())
+            total = float(wf @ xf)
+            m2 = float(wf @ ((xf - total / max(count, 1)) ** 2))
+            part = LossMoments(np.array([count, 0] if c == 0 else [0, count]),
+                               np.array([total, 0.0] if c == 0 else [0.0, total]),
+                               np.array([m2, 0.0] if c == 0 else [0.0, m2]))
+            moments[name] = part if c == 0 else _sum_classes(moments[name], part)
+        zero += int(w[pc == 0.0].sum())  # counts: any order of the sum is exact
+        clipped += int(w[pc < clip].sum()) if clip is not None else 0
+        log_clipped += int(w[pc < LOG_LOSS_EPS].sum())
+    return moments, (zero, clipped, log_clipped)
+
+
+def _compiled_losses(kernels: Any, s: np.ndarray, weights: tuple[np.ndarray, np.ndarray], clip: float | None
+                     ) -> tuple[dict[str, LossMoments], tuple[int, int, int]]:
+    """:func:`_losses` in one compiled pass (``kernels.score_losses``): the same values, summed in order."""
+    sums = np.zeros((2, 4, 3))
+    flagged = np.zeros((2, 3))
+    kernels.score_losses(s, weights[0], weights[1], -1.0 if clip is None else float(clip), LOG_LOSS_EPS,
+                         np.empty((4, len(s))), sums, flagged)
+    moments = {}
+    for k, name in enumerate(_LOSSES):
+        count = np.floor(sums[:, k, 0]).astype(np.int64)
+        moments[name] = LossMoments(count, sums[:, k, 1].copy(), sums[:, k, 2].copy())
+    zero, clipped, log_clipped = (int(np.floor(flagged[0, j])) + int(np.floor(flagged[1, j])) for j in range(3))
+    return moments, (zero, clipped, log_clipped)
+
+
 @dataclass(frozen=True, eq=False)
 class LossMoments:
     """Count, sum and centred sum of squares of one loss, per true class.
@@ -665,42 +716,22 @@ class ProbabilitySummary:
 
     @classmethod
     def from_score_counts(cls, scores, positives, negatives, *, labels: Sequence[str], clip: float | None = None,
-                          bins: int = 10) -> ProbabilitySummary:
+                          bins: int = 10, kernels: Any = None) -> ProbabilitySummary:
         """The summary of two-class scores given per distinct score (a ``ScoreCounts``' arrays).
 
         ``scores`` are the probabilities s of class 1 (``labels[1]``), within [0, 1]; ``positives`` and
         ``negatives`` count the instances of class 1 and class 0 at each. Each instance's losses and
         calibration bin depend only on its score and class, so this equals :meth:`from_codes` on the
         instances (calibrated on class 1) up to the order of the sums, at the cost of one pass over the
-        distinct scores instead of the instances.
+        distinct scores instead of the instances. ``kernels`` (:func:`assay.summaries.kernels.compiled`'s)
+        computes the losses in one compiled pass, the same expressions (the sums in another order).
         """
         s = np.asarray(scores, dtype=np.float64)
         weights = (np.asarray(negatives, dtype=np.float64), np.asarray(positives, dtype=np.float64))
-        moments: dict[str, LossMoments] = {}
-        zero = clipped = log_clipped = 0
-        for c in (0, 1):  # each class at the scores it holds instances at
-            held = weights[c] > 0
-            w, p1 = weights[c][held], s[held]
-            p0 = 1.0 - p1  # the probability of class 0, as TwoClassScores makes it
-            pc = p1 if c == 1 else p0
-            with np.errstate(divide="ignore"):
-                information = -np.log2(pc if clip is None else np.clip(pc, clip, 1.0))
-            losses = {"quadratic": np.maximum(p0 * p0 + p1 * p1 - 2.0 * pc + 1.0, 0.0),
-                      "absolute": (p0 + p1) - 2.0 * pc + 1.0, "information": information,
-                      "log_loss": -np.log(np.clip(pc, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS))}
-            for name, x in losses.items():
-                finite = np.isfinite(x)
-                xf, wf = (x, w) if finite.all() else (x[finite], w[finite])
-                count = int(wf.sum())
-                total = float(wf @ xf)
-                m2 = float(wf @ ((xf - total / max(count, 1)) ** 2))
-                part = LossMoments(np.array([count, 0] if c == 0 else [0, count]),
-                                   np.array([total, 0.0] if c == 0 else [0.0, total]),
-                                   np.array([m2, 0.0] if c == 0 else [0.0, m2]))
-                moments[name] = part if c == 0 else _sum_classes(moments[name], part)
-            zero += int(w[pc == 0.0].sum())  # counts: any order of the sum is exact
-            clipped += int(w[pc < clip].sum()) if clip is not None else 0
-            log_clipped += int(w[pc < LOG_LOSS_EPS].sum())
+        if kernels is not None:
+            moments, (zero, clipped, log_clipped) = _compiled_losses(kernels, s, weights, clip)
+        else:
+            moments, (zero, clipped, log_clipped) = _losses(s, weights, clip)
         both = weights[0] + weights[1]
         if len(s) > 1 and (s[1:] < s[:-1]).all():  # decreasing, as a summary's: each bin a run, cut by searches
             ends = len(s) - np.searchsorted(s[::-1], uniform_edges(bins)[1:-1], side="right")  # bins high to low
@@ -713,7 +744,7 @@ class ProbabilitySummary:
 
             counts = [binned(both), binned(weights[1])]
             # each bin's own sum (no difference of running totals: no cancellation); an empty bin's is 0
-            predicted = np.add.reduceat(both * s, np.minimum(starts, len(s) - 1))
+            predicted = np.add.reduceat(np.append(both * s, 0.0), starts)  # a last bin's sum runs to the end
             predicted[starts == stops] = 0.0
             predicted = predicted[::-1]
         else:
@@ -811,7 +842,8 @@ class ProbabilityFold:
 
     def piece(self, p: Any) -> ProbabilitySummary:
         return ProbabilitySummary.from_score_counts(p.scores, p.positives, p.negatives, labels=self.labels,
-                                                    clip=self.clip, bins=self.bins)
+                                                    clip=self.clip, bins=self.bins,
+                                                    kernels=compiled(int(p.n_positive + p.n_negative)))
 
     def combine(self, partials: list[ProbabilitySummary], look: Any) -> ProbabilitySummary:
         total = partials[0]

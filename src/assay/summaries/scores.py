@@ -436,13 +436,26 @@ class ScoreCounts:
         >>> ScoreCounts(np.array([0.9, 0.8, 0.7, 0.6, 0.5]), np.array([1, 1, 0, 1, 0]),
         ...             np.array([0, 0, 1, 0, 1])).binned(2).scores.tolist()
         [0.9, 0.7, 0.5]
+
+        Counts: a group's counts are the differences of the cumulative counts at the groups' last
+        entries, where the summary carries them (its ``ThresholdCounts``): index reads of about
+        ``bins`` entries, which a summary kept elsewhere (on disk, in ranges, on Spark's executors)
+        serves without reading the rest. Otherwise, and for weights (a difference of float sums would
+        round otherwise than the group's own sum), each group is summed (``np.add.reduceat``).
         """
         grouping = len(self.scores) // bins
         if grouping < 2:
             return self
         starts = np.arange(0, len(self.scores), grouping)
-        return ScoreCounts(self.scores[starts], np.add.reduceat(self.positives, starts),
-                           np.add.reduceat(self.negatives, starts), self.labels)
+        tc = self.__dict__.get("_threshold_counts")
+        if tc is not None and np.dtype(self.positives.dtype).kind in "iu":
+            ends = np.append(starts[1:] - 1, len(self.scores) - 1)
+            positives = np.diff(np.asarray(tc.tp[ends], dtype=np.int64), prepend=0)
+            negatives = np.diff(np.asarray(tc.fp[ends], dtype=np.int64), prepend=0)
+        else:
+            positives = np.add.reduceat(self.positives, starts)
+            negatives = np.add.reduceat(self.negatives, starts)
+        return ScoreCounts(np.asarray(self.scores[starts], dtype=np.float64), positives, negatives, self.labels)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ScoreCounts):
