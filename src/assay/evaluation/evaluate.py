@@ -42,6 +42,7 @@ from assay.evaluation.probabilistic import analyse_probabilities, analyse_score_
 from assay.evaluation.ranking import AUCInterval, RankingAnalysis, analyse_scores
 from assay.evaluation.result import Evaluation
 from assay.evaluation.thresholds import DEFAULT_THRESHOLD
+from assay.inference.calibration import calibration_hierarchy
 from assay.inference.proportion import ProportionMethod
 from assay.inputs import canonical_label, encode_labels, label_list
 from assay.summaries.confusion import ConfusionCounts
@@ -334,6 +335,10 @@ def evaluate(
     if proba is not None:
         probabilistic = analyse_probabilities(proba, source.true_codes, prepared.labels, positive=prepared.positive,
                                               **calibration)
+        if len(prepared.labels) == 2 and prepared.scores is not None and weights is None:
+            # the positive class's probabilities: mean and weak calibration, from the ranking's summary
+            probabilistic = replace(probabilistic,
+                                    hierarchy=calibration_hierarchy(prepared.summary(), confidence=confidence))
         if y_score is not None:
             notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
                          "and calibration")

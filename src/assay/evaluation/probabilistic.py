@@ -32,6 +32,7 @@ import numpy as np
 
 from assay.checks import check_choice, check_confidence, check_integer, check_number
 from assay.errors import InvalidInput
+from assay.inference.calibration import CalibrationHierarchy, calibration_hierarchy
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inference.means import Range, delta_ratio_interval, normal_mean_interval
 from assay.inference.proportion import proportion_bounds
@@ -191,6 +192,7 @@ class ProbabilisticAnalysis:
     clip: float | None
     calibration: CalibrationTable
     summary: ProbabilitySummary
+    hierarchy: CalibrationHierarchy | None = None  # two-class scores: mean and weak calibration, Spiegelhalter
 
     @property
     def estimates(self) -> dict[str, Estimate]:
@@ -204,6 +206,8 @@ class ProbabilisticAnalysis:
         out["infinite_information_loss"] = self.infinite_information_loss
         out["clip"] = self.clip
         out["calibration"] = self.calibration.to_dict()
+        if self.hierarchy is not None:
+            out["calibration_hierarchy"] = self.hierarchy.to_dict()
         return out
 
 
@@ -601,7 +605,9 @@ def analyse_score_counts(
     on the instances up to floating-point rounding (the sums are taken in another order).
     Weighted summaries regenerate their instances, ``rows_at_a_time`` at a time.
 
-    With ``strategy="quantile"`` the reliability table is :func:`quantile_table_of_counts`.
+    With ``strategy="quantile"`` the reliability table is :func:`quantile_table_of_counts`. The mean and weak
+    calibration and Spiegelhalter's test (:func:`assay.inference.calibration.calibration_hierarchy`) are walked
+    from the same summary.
     """
     confidence = check_confidence(confidence)
     clip = check_clip(clip)
@@ -622,7 +628,7 @@ def analyse_score_counts(
     analysis = analyse_summary(total, prior=prior, confidence=confidence)
     if strategy == "quantile":
         analysis = replace(analysis, calibration=quantile_table_of_counts(summary, bins=bins, confidence=confidence))
-    return analysis
+    return replace(analysis, hierarchy=calibration_hierarchy(summary, confidence=confidence))
 
 
 def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float = 0.95) -> CalibrationTable:
