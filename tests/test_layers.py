@@ -309,3 +309,16 @@ def test_the_checks_find_what_they_look_for(tmp_path):
     assert _unlisted_lazy_imports(root) == ["assay.b line 4: assay.a.x", "assay.b line 5: json",
                                             "assay.b line 8: scipy.special"]
     assert _circles(root) == [["assay.a", "assay.b"]]  # c -> d only under TYPE_CHECKING: no circle
+
+
+def test_the_command_line_starts_without_the_lazy_modules():
+    """``assay`` and its command line import none of the modules :mod:`assay.lazy_imports` keeps for the one use
+    that needs them (scipy.stats takes 0.7 s; a signal during its import once gave an internal error)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, assay, assay.cli, assay.evaluation.evaluate, assay.evaluation.stream\n"
+            "print(','.join(m for m in ('scipy.stats', 'scipy.optimize', 'scipy.interpolate', 'pyspark') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == ""

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
+from assay.inference.distributions import chi2_sf, critical_z, normal_two_sided_p
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.metrics.ranking import walk_summary
 
@@ -219,7 +219,7 @@ def calibration_hierarchy(summary: Any, *, confidence: float = 0.95) -> Calibrat
     """
     if getattr(summary, "on_disk", False):
         return CalibrationHierarchy.skipped(float(summary.n_positive + summary.n_negative), confidence, ON_DISK)
-    z = float(stats.norm.ppf(0.5 + confidence / 2.0))
+    z = critical_z(confidence)
     n, observed, expected, numerator, variance, excluded = (float(v) for v in
                                                              walk_summary(summary, [CalibrationSumsFold()])[0])
     if observed > 0 and expected > 0:
@@ -231,7 +231,7 @@ def calibration_hierarchy(summary: Any, *, confidence: float = 0.95) -> Calibrat
         oe = Estimate(observed / expected if expected > 0 else None, None, None,
                       "no interval: no events" if expected > 0 else "undefined: every probability is 0")
     spiegel = numerator / math.sqrt(variance) if variance > 0 else None
-    spiegel_p = float(2.0 * stats.norm.sf(abs(spiegel))) if spiegel is not None else None
+    spiegel_p = float(normal_two_sided_p(spiegel)) if spiegel is not None else None
     used = n - excluded
     note = None if not excluded else \
         f"{excluded:,.0f} instance(s) with probability 0 or 1 left out of the logistic models (as rms::val.prob)"
@@ -245,7 +245,7 @@ def calibration_hierarchy(summary: Any, *, confidence: float = 0.95) -> Calibrat
     else:
         se = 1.0 / math.sqrt(offset[2][0, 0])
         intercept = _wald(float(offset[0]), se, z)
-        intercept_p = float(2.0 * stats.norm.sf(abs(offset[0] / se)))
+        intercept_p = float(normal_two_sided_p(offset[0] / se))
     if free is None:
         slope = recal = Estimate.undefined(why)
         slope_p = chi2 = chi2_p = index = None
@@ -254,11 +254,11 @@ def calibration_hierarchy(summary: Any, *, confidence: float = 0.95) -> Calibrat
         cov = np.linalg.inv(info)
         slope = _wald(b, math.sqrt(cov[1, 1]), z)
         recal = _wald(a, math.sqrt(cov[0, 0]), z)
-        slope_p = float(2.0 * stats.norm.sf(abs((b - 1.0) / math.sqrt(cov[1, 1]))))
+        slope_p = float(normal_two_sided_p((b - 1.0) / math.sqrt(cov[1, 1])))
         fixed = walk_summary(summary, [LogisticFold(0.0, 1.0)])[0][5]
         fitted = walk_summary(summary, [LogisticFold(a, b)])[0][5]
         chi2 = max(float(fixed - fitted), 0.0)
-        chi2_p = float(stats.chi2.sf(chi2, 2))
+        chi2_p = float(chi2_sf(chi2, 2))
         index = (chi2 - 2.0) / used
     return CalibrationHierarchy(float(n), float(excluded), float(observed), float(expected), oe, intercept,
                                 intercept_p, slope, slope_p, recal, chi2, chi2_p, index, spiegel, spiegel_p,
