@@ -366,6 +366,17 @@ class _Kept:
                 self.distinct[j] += d
         self._pairs: list[list[int]] | None = None
 
+    def one_vs_rest(self, j: int, support: np.ndarray, labels: tuple[str, str]) -> tuple[ScoreCounts, np.ndarray]:
+        """Class j's one-vs-rest summary (a :class:`~assay.engines.spark_ranges.SparkRanges` walked on the
+        executors, or taken whole when small) and its pairwise counts, both made there: what
+        :func:`~assay.summaries.partition.one_vs_rest` gives for a scan of data read in batches."""
+        u2 = np.array(self.pairs(support)[j], dtype=object)
+        remote = _ColumnRemote(self, j)
+        if self.distinct[j] <= HELD_PROBABILITIES:  # few distinct probabilities: taken whole, in one job
+            scores, pos, neg = remote.everything()
+            return ScoreCounts(scores, pos, neg, labels), u2
+        return ScoreCounts.of_ranges(SparkRanges(remote), labels), u2
+
     def pairs(self, support: np.ndarray) -> list[list[int]]:
         """Each column's pairwise counts (twice the Mann-Whitney U of column j ranking class j against each
         class), summed over its partitions' partial counts, made on the executors in one job."""
@@ -386,28 +397,6 @@ class _ColumnRemote(Remote):
         super().__init__(kept.sc, kept.blobs.mapPartitions(partial(_one_column, j, kept.k)),
                          window_for(kept.distinct[j]), fetched=FETCHED)
         self.kept = kept  # the cached partitions live while a summary reads them
-
-
-class _KeptScan:
-    """Column j of the counts kept on the executors, as :func:`~assay.summaries.partition.one_vs_rest` asks
-    for it: class j's one-vs-rest summary (a :class:`~assay.engines.spark_ranges.SparkRanges` walked there,
-    or taken whole when small) and its pairwise counts, both made on the executors."""
-
-    directory = None
-
-    def __init__(self, kept: _Kept, j: int) -> None:
-        self.kept, self.j = kept, j
-
-    def one_vs_rest(self, j: int, support: np.ndarray, labels: tuple[str, str]) -> tuple[ScoreCounts, np.ndarray]:
-        u2 = np.array(self.kept.pairs(support)[j], dtype=object)
-        remote = _ColumnRemote(self.kept, j)
-        if self.kept.distinct[j] <= HELD_PROBABILITIES:  # few distinct probabilities: taken whole, in one job
-            scores, pos, neg = remote.everything()
-            return ScoreCounts(scores, pos, neg, labels), u2
-        return ScoreCounts.of_ranges(SparkRanges(remote), labels), u2
-
-    def close(self) -> None:
-        """Nothing to drop: the cached partitions go with the last summary that reads them."""
 
 
 def _class_counts(df: Any, truth: str, columns: Sequence[str], truths: dict[Any, int], k: int) -> Any:
@@ -478,7 +467,7 @@ def evaluate_proba(df: Any, truth: str, classes: dict[str, str], options: Option
         if kept is not None:
             if progress is not None:
                 progress(n * k, n * k)
-            scans: list[Any] = [_KeptScan(kept, j) for j in range(k)]
+            scans: list[Any] = []
         else:
             done = 0
 
@@ -492,7 +481,8 @@ def evaluate_proba(df: Any, truth: str, classes: dict[str, str], options: Option
             share = None if memory is None else max(int(memory) // k, 1)
             scans = [_ColumnScan(stream, j, distinct[j], share) for j in range(k)]
         result = evaluate_proba_summaries(cm, total["probabilities"], total["hits"], total["decisions"], scans,
-                                          labels, options, field=f"column {truth!r}", micro=micro)
+                                          labels, options, field=f"column {truth!r}", micro=micro,
+                                          made=None if kept is None else kept.one_vs_rest)
     finally:
         counts.unpersist(blocking=False)
     if kept is not None:

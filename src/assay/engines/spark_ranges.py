@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from assay.errors import InvalidInput
 from assay.summaries.ranges import Range, RangeSummary
 from assay.summaries.scores import ScoreCounts
 from assay.summaries.walk import Piece
@@ -458,7 +459,7 @@ def kept_summary(ordered: Any, distinct: int, labels: tuple[str, str], *, held: 
         remote.close()
         if bad is not None:
             bad()
-        raise ValueError("a score that is missing or not finite")
+        raise InvalidInput("a score is missing or not finite")
     if int(remote.distinct.sum()) <= held:  # few distinct scores: taken whole, in one job
         scores, pos, neg = remote.everything()
         remote.close()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -483,7 +483,9 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
 
 def evaluate_proba_summaries(cm: ConfusionCounts | None, probabilities: ProbabilitySummary | None, hits: int,
                              decisions: DecisionCosts | None, scans: Sequence[Any], labels: tuple[str, ...],
-                             options: Options, *, field: str = "y_true", micro: float | None = None) -> Evaluation:
+                             options: Options, *, field: str = "y_true", micro: float | None = None,
+                             made: Callable[[int, np.ndarray, tuple[str, str]], tuple[ScoreCounts, np.ndarray]] | None
+                             = None) -> Evaluation:
     """The evaluation of k > 2 classes' probabilities from their merged summaries: the most probable class's
     confusion counts ``cm``, the probability summary, the top-k ``hits`` (with ``options.top_k``), the
     decisions of least expected cost (None without a cost matrix), and for each class j a scan of column j
@@ -491,7 +493,8 @@ def evaluate_proba_summaries(cm: ConfusionCounts | None, probabilities: Probabil
     ``directory`` and ``close``), which gives class j's one-vs-rest summary and Hand and Till's pairwise
     AUCs (:func:`~assay.summaries.partition.one_vs_rest`). The scans are closed, on errors too. ``field``
     names the truth in "no instances"; ``micro``: the micro average precision where computed already (Spark's
-    pooled summary), else made from the one-vs-rest summaries."""
+    pooled summary), else made from the one-vs-rest summaries; ``made(j, support, labels)``: class j's one-vs-rest
+    summary and pairwise counts where they are made elsewhere (on Spark's executors), in place of the scans."""
     k = len(labels)
     confidence, top_k = options.confidence, options.top_k
     try:
@@ -507,8 +510,9 @@ def evaluate_proba_summaries(cm: ConfusionCounts | None, probabilities: Probabil
         support = np.asarray(cm.actual_totals, dtype=np.int64)
         summaries: list[ScoreCounts | None] = []
         pair_aucs = np.full((k, k), np.nan)
-        for j, scan in enumerate(scans):
-            summary, u2 = one_vs_rest(scan, j, support, ("rest", labels[j]))
+        for j in range(k):
+            summary, u2 = made(j, support, ("rest", labels[j])) if made is not None else \
+                one_vs_rest(scans[j], j, support, ("rest", labels[j]))
             summaries.append(summary if support[j] else None)
             for col in range(k):
                 if col != j and support[j] and support[col]:

@@ -129,6 +129,23 @@ class CalibrationHierarchy:
     confidence: float
     note: str | None = None
 
+    def verdict(self) -> str:
+        """The sentence under the numbers: whether the probabilities are significantly miscalibrated, at the
+        confidence level, on average (the intercept tested against 0) or in spread (the slope against 1)."""
+        if self.slope.value is None or self.intercept.value is None:
+            why = (self.slope.note or self.intercept.note or "undefined").removeprefix("undefined: ")
+            return f"The calibration intercept and slope are undefined: {why}."
+        alpha = 1.0 - self.confidence
+        off = []
+        if self.intercept_pvalue is not None and self.intercept_pvalue < alpha:
+            off.append("too high on average" if self.intercept.value < 0 else "too low on average")
+        if self.slope_pvalue is not None and self.slope_pvalue < alpha:
+            off.append("too extreme (slope below 1)" if self.slope.value < 1 else "too moderate (slope above 1)")
+        if not off:
+            return (f"At {self.confidence:.0%}, the probabilities are not significantly miscalibrated on average or in "
+                    "spread (calibration intercept 0 and slope 1 not rejected).")
+        return f"At {self.confidence:.0%}, the probabilities are significantly miscalibrated: {' and '.join(off)}."
+
     @classmethod
     def skipped(cls, n: float, confidence: float, reason: str) -> CalibrationHierarchy:
         """Not computed, for ``reason``: every value null."""

@@ -566,47 +566,23 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
     return words + hierarchy_words
 
 
-def _number(value: float | None, digits: int = 3) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
-
-
-def _interval(e: Any, digits: int = 3) -> str:
-    return "—" if e.ci is None else f"{e.ci.low:.{digits}f} – {e.ci.high:.{digits}f}"
-
-
 def _calibration_hierarchy(b: Builder, h: Any, level: str) -> list[str]:
     """Mean and weak calibration and Spiegelhalter's test (rms::val.prob's definitions), and a sentence."""
     if h.observed_expected.value is None and h.note:  # not computed (a summary beyond memory)
         b.para(f"calibration intercept, slope and tests: {h.note}", "muted")
         return []
     b.heading("Calibration: mean and weak (Van Calster et al. 2016)")
-    rows = [["Observed / expected events", _number(h.observed_expected.value), _interval(h.observed_expected), "",
-             "1", "Poisson"],
-            ["Calibration intercept", _number(h.intercept.value), _interval(h.intercept),
-             pvalue_text(h.intercept_pvalue), "0", "Wald"],
-            ["Calibration slope", _number(h.slope.value), _interval(h.slope), pvalue_text(h.slope_pvalue), "1",
-             "Wald"],
-            ["Unreliability (χ², 2 df)", _number(h.unreliability_chi2, 2), "", pvalue_text(h.unreliability_pvalue),
-             "0", "LR"],
-            ["Spiegelhalter's z", _number(h.spiegelhalter_z, 2), "", pvalue_text(h.spiegelhalter_pvalue), "0",
-             "normal"]]
+
+    def row(title: str, e: Any, pvalue: float | None, ideal: str, test: str) -> list[str]:
+        return [title, value_text(e, as_percent=False), ci_text(e, as_percent=False), pvalue_text(pvalue), ideal, test]
+
+    rows = [row("Observed / expected events", h.observed_expected, None, "1", "Poisson"),
+            row("Calibration intercept", h.intercept, h.intercept_pvalue, "0", "Wald"),
+            row("Calibration slope", h.slope, h.slope_pvalue, "1", "Wald"),
+            row("Unreliability (χ², 2 df)", Estimate(h.unreliability_chi2), h.unreliability_pvalue, "0", "LR"),
+            row("Spiegelhalter's z", Estimate(h.spiegelhalter_z), h.spiegelhalter_pvalue, "0", "normal")]
     b.table(Table(["", "value", f"{level} CI", "p-value", "ideal", "test"], rows, align="lrrrrl"))
     b.para(f"{h.observed:,.0f} events observed, {h.expected:,.1f} expected · intercept: logit P(y) = a + logit(p); "
            "slope: logit P(y) = a + b·logit(p); unreliability: a = 0 and b = 1 together (rms::val.prob's U)"
            + (f" · {h.note}" if h.note else ""), "muted")
-    if h.slope.value is None:
-        return [f"The calibration slope is {h.slope.note.removeprefix('undefined: ')}."] if h.slope.note else []
-    confidence = h.confidence
-    tested = [("on average (intercept)", h.intercept_pvalue), ("in spread (slope)", h.slope_pvalue)]
-    off = [what for what, pvalue in tested if pvalue is not None and pvalue < 1 - confidence]
-    spread = "too extreme (slope below 1)" if h.slope.value < 1 else "too moderate (slope above 1)"
-    level_words = f"At {confidence:.0%}"
-    if not off:
-        return [f"{level_words}, the probabilities are not significantly miscalibrated on average or in spread "
-                "(calibration intercept 0 and slope 1 not rejected)."]
-    parts = []
-    if h.intercept_pvalue is not None and h.intercept_pvalue < 1 - confidence:
-        parts.append("too high on average" if h.intercept.value < 0 else "too low on average")
-    if h.slope_pvalue is not None and h.slope_pvalue < 1 - confidence:
-        parts.append(spread)
-    return [f"{level_words}, the probabilities are significantly miscalibrated: {' and '.join(parts)}."]
+    return [h.verdict()]

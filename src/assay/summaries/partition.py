@@ -46,7 +46,8 @@ from assay.summaries.ranges import (
 from assay.summaries.scores import ScoreCounts, ThresholdCounts
 from assay.summaries.spill import MergeTree
 
-__all__ = ["PARTITIONS", "Keys", "Scattered", "ScoreScan", "Splitters", "assemble", "batch_keys", "decode_keys", "one_vs_rest"]
+__all__ = ["PARTITIONS", "Keys", "Scattered", "ScoreScan", "Splitters", "assemble", "batch_keys", "decode_keys",
+           "one_vs_rest", "pair_counts"]
 
 PARTITIONS = 256
 """Ranges of scores the keys are scattered into once they pass the budget."""
@@ -316,8 +317,8 @@ class ScoreScan:
 
     def scattered(self, keys: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...] | Scattered:
         """(On the thread that keyed a batch) the batch's keys scattered into the ranges, once they are drawn
-        (else the keys as they are): ``add`` then writes them range by range as they are, and the scattering of batches runs on the
-        threads that key them rather than on the one that reads."""
+        (else the keys as they are): ``add`` then writes them range by range as they are, so the scattering of
+        batches runs on the threads that key them rather than on the one that reads."""
         splitters = self.splitters  # drawn once, on the reading thread: read once here
         if splitters is None or self.kernels is None or any(a.dtype != splitters.keys.dtype for a in keys):
             return keys
@@ -547,59 +548,42 @@ class ScoreScan:
             return list(pool.map(sort, reversed(range(len(splitters) + 1))))
 
     def _sorted_in_file(self, segments: list[_Segment]) -> Range:
-        """A range of the file sorted in place: each class's keys read, sorted and written back over the
-        same segments (or, when some were of the other float type, appended in this scan's type). Where its
-        distinct scores are few enough (ties: :func:`_runs_fit`), its counts are written over its segments
-        instead, which the walk then reads without counting them again."""
+        """A range of the file sorted in place: its keys read, counted (value by value where they lie close
+        together, :func:`_dense_count`, else sorted), and written back in order over the same segments (or,
+        when some were of the other float type, appended in this scan's type). Where its distinct scores are
+        few enough (:func:`_runs_fit`), its counts are written over its segments instead, which the walk then
+        reads without counting them again."""
         assert self.file is not None and self.dtype is not None
         fileno, dtype = self.file.fileno(), self.dtype
-        if all(s.dtype == dtype for s in segments):
-            positive, negative = self._read(segments, 0), self._read(segments, 1)
-            rows = len(positive) + len(negative)
-            counted = _dense_count(positive, negative, self.kernels)
-            if counted is None:
-                positive.sort()
-                negative.sort()
-                keys, pos, neg = _count_sorted(positive, negative, self.kernels)
-            else:
-                keys, pos, neg = counted
-            if _runs_fit(len(keys), rows, dtype):
-                del positive, negative
-                return _runs_range(fileno, segments, keys, pos, neg)
-            if counted is not None:  # the keys in order, from their counts
-                positive, negative = np.repeat(keys[::-1], pos[::-1]), np.repeat(keys[::-1], neg[::-1])
-            for kind, sorted_keys in ((0, positive), (1, negative)):
-                write_segments(fileno, [Segment(s.offset, s.count, s.dtype) for s in segments if s.kind == kind],
-                               sorted_keys)
-            del positive, negative
-            pos_at = [Segment(s.offset, s.count, s.dtype) for s in segments if s.kind == 0]
-            neg_at = [Segment(s.offset, s.count, s.dtype) for s in segments if s.kind == 1]
-            kernels = self.kernels
-
-            def recount() -> tuple[np.ndarray, ...]:
-                return _decoded(_count_sorted(read_segments(fileno, pos_at, dtype), read_segments(fileno, neg_at, dtype),
-                                              kernels))
-
-            return Range(int(pos.sum()), int(neg.sum()), len(keys), recount)
+        positive, negative = self._read(segments, 0), self._read(segments, 1)
+        rows = len(positive) + len(negative)
+        counted = _dense_count(positive, negative, self.kernels)
+        unsorted = counted is not None
+        if counted is None:
+            positive.sort()
+            negative.sort()
+            counted = _count_sorted(positive, negative, self.kernels)
+        keys, pos, neg = counted
+        if all(s.dtype == dtype for s in segments) and _runs_fit(len(keys), rows, dtype):
+            return _runs_range(fileno, segments, keys, pos, neg)
+        if unsorted:  # the keys in order, from their counts
+            positive, negative = np.repeat(keys[::-1], pos[::-1]), np.repeat(keys[::-1], neg[::-1])
         places = []
-        for kind in range(2):
-            keys = self._read(segments, kind)
-            keys.sort()
+        for kind, sorted_keys in ((0, positive), (1, negative)):
             wanted = [Segment(s.offset, s.count, s.dtype) for s in segments if s.kind == kind]
             if any(s.dtype != dtype for s in wanted):
                 with self._appending:
-                    wanted, self.size = [Segment(self.size, len(keys), dtype)], self.size + keys.nbytes
-            write_segments(fileno, wanted, keys)
-            places.append((wanted, keys))
-        (pos_at, positive), (neg_at, negative) = places
-        counted = _count_sorted(positive, negative, self.kernels)
+                    wanted, self.size = [Segment(self.size, len(sorted_keys), dtype)], self.size + sorted_keys.nbytes
+            write_segments(fileno, wanted, sorted_keys)
+            places.append(wanted)
         del positive, negative
+        (pos_at, neg_at), kernels = places, self.kernels
 
         def count() -> tuple[np.ndarray, ...]:
             return _decoded(_count_sorted(read_segments(fileno, pos_at, dtype), read_segments(fileno, neg_at, dtype),
-                                          self.kernels))
+                                          kernels))
 
-        return Range(sum(s.count for s in pos_at), sum(s.count for s in neg_at), len(counted[0]), count)
+        return Range(int(pos.sum()), int(neg.sum()), len(keys), count)
 
     def _ranges_of_file(self) -> tuple[list[Range], list[Any]]:
         """Every range of the file sorted in place, highest first, ``threads`` at a time; a range too large to
@@ -656,8 +640,8 @@ def _dense_count(positive: np.ndarray, negative: np.ndarray, kernels: Any) -> tu
     span = high - low + 1
     if span > DENSE_SPAN * rows:
         return None
-    keys, pos, neg = np.empty(min(span, rows), positive.dtype), np.empty(min(span, rows), np.int64), \
-        np.empty(min(span, rows), np.int64)
+    size = min(span, rows)
+    keys, pos, neg = np.empty(size, positive.dtype), np.empty(size, np.int64), np.empty(size, np.int64)
     m = kernels.dense_counts(positive, negative, positive.dtype.type(low), np.zeros(2 * span, np.uint32), keys, pos,
                              neg)
     return keys[:m], pos[:m], neg[:m]
@@ -782,14 +766,7 @@ def one_vs_rest(scan: ScoreScan, j: int, support: np.ndarray, labels: tuple[str,
     class l (``u2[l] / (2 n_j n_l)`` is Hand and Till's A(j|l); ties count one half), in exact integers
     (:func:`pair_counts`, a piece at a time).
 
-    ``support``: each class's number of instances. A scan that makes both itself (one with a
-    ``one_vs_rest(j, support, labels)`` method: Spark's, whose executors count its pieces) is asked for them."""
-    own = getattr(scan, "one_vs_rest", None)
-    if own is not None:
-        try:
-            return own(j, support, labels)
-        finally:
-            scan.close()
+    ``support``: each class's number of instances."""
     totals = np.asarray(support, dtype=np.int64)
     u2 = [0] * len(totals)
     above = np.zeros(len(totals), np.int64)
