@@ -267,3 +267,24 @@ def test_a_ctrl_c_swallowed_inside_a_string_exec_keeps_exit_130(tmp_path):
     done = subprocess.run([sys.executable, "-m", "interrupted_in_exec"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=60)
     assert (done.returncode, done.stderr.strip()) == (130, "assay: interrupted")
+
+
+@pytest.mark.parametrize("signal_class, status, word", [(KeyboardInterrupt, 130, "interrupted"),
+                                                        ("terminated", 143, "terminated")])
+def test_a_signal_wrapped_by_python_is_still_the_signal(monkeypatch, capsys, signal_class, status, word):
+    """Seen once in the fresh-clone CI: a Ctrl-C that landed while a dataclass was made (a module loading
+    mid-run) came back as ``RuntimeError: Error calling __set_name__ ...`` with the Ctrl-C as its cause, and
+    was told as an internal error with status 1."""
+    import assay.cli as entry
+
+    raised = KeyboardInterrupt() if signal_class is KeyboardInterrupt else entry._Terminated()
+
+    def wrapped(*args, **kwargs):
+        try:
+            raise raised
+        except BaseException as e:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance 'source'") from e
+
+    monkeypatch.setattr(entry.cli, "main", wrapped)
+    status_seen, out, err = cli(["interval", "--successes", "8", "--n", "10"], capsys)
+    assert (status_seen, err.strip()) == (status, f"assay: {word}")

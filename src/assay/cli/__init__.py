@@ -186,12 +186,29 @@ def _run(args: list[str]) -> int:
         _say("assay: error: out of memory")
         return 2
     except Exception as e:  # a bug: one line, not a traceback (ASSAY_DEBUG=1 shows it)
+        within = _signal_within(e)
+        if within is not None:  # a signal that Python wrapped on its way out (as __set_name__ does)
+            _say("assay: interrupted" if isinstance(within, KeyboardInterrupt) else "assay: terminated")
+            return INTERRUPTED if isinstance(within, KeyboardInterrupt) else TERMINATED
         if os.environ.get("ASSAY_DEBUG"):
             raise
         first = str(e).strip().splitlines()[0] if str(e).strip() else ""
         _say(f"assay: internal error: {type(e).__name__}{': ' + first if first else ''} "
              "(a bug in assay; ASSAY_DEBUG=1 shows where)")
         return 1
+
+
+def _signal_within(error: BaseException) -> BaseException | None:
+    """The Ctrl-C or SIGTERM that caused ``error``, if any: a signal that lands while a class is made is
+    re-raised by Python as a RuntimeError ("Error calling __set_name__ ...") with the signal as its cause."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, (KeyboardInterrupt, _Terminated)):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def _quiet_unraisable(info: object) -> None:
