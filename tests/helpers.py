@@ -80,11 +80,24 @@ def without_notes(result):
     return out
 
 
-def without_hierarchy(beyond: dict, held: dict) -> None:
-    """Drop the calibration intercept, slope and tests from two reports' JSON, one of a summary kept beyond
-    memory (which says they are not computed yet), one held in memory."""
-    for d in (beyond, held):
-        d = d.get("probabilistic") or {}
-        if d is beyond.get("probabilistic"):
-            assert d.get("calibration_hierarchy", {}).get("note", "not computed").startswith("not computed")
-        d.pop("calibration_hierarchy", None)
+def same_hierarchy(beyond: dict, held: dict, rel: float = 1e-9) -> None:
+    """Check that the calibration intercept, slope and tests of two reports' JSON, one of a summary kept beyond
+    memory (on disk or on Spark's executors), one held in memory, are equal to ``rel`` (relative; 1e-12
+    absolute): Newton's method from the same start, its sums taken in another order. Then drop them (the rest
+    is compared to a tighter tolerance)."""
+    mine, theirs = ((d.get("probabilistic") or {}).pop("calibration_hierarchy", None) for d in (beyond, held))
+    assert (mine is None) == (theirs is None)
+    if theirs is not None:
+        close(mine, theirs, "calibration_hierarchy", rel=rel)
+    # the lowess calibration curve needs the summary in memory: beyond it, null with the reason
+    kept = (beyond.get("probabilistic") or {}).pop("calibration_curve", None)
+    assert kept is None or kept["note"].startswith("not computed: the summary is kept on disk"), kept
+    (held.get("probabilistic") or {}).pop("calibration_curve", None)
+
+
+def without_threshold_interval(beyond: dict, held: dict) -> None:
+    """Drop the chosen threshold's bootstrap interval from two reports' JSON, one of a summary kept beyond memory
+    (which says it is not computed there), one held in memory."""
+    kept = beyond.pop("threshold_interval", None)
+    assert kept is None or kept["note"].startswith("not computed beyond memory"), kept
+    held.pop("threshold_interval", None)

@@ -4,14 +4,15 @@ recalibration (intercept, slope, their standard errors, the deviances of the unr
 formulas of rms::val.prob written out in numpy for Spiegelhalter's z and O/E. Tolerances: coefficients 1e-8,
 standard errors 1e-6 relative (both fits converge to about 1e-10), sums 1e-10 relative. Ties, probabilities
 of 0 and 1 (left out of the logistic models, as val.prob does), frequency weights, string labels, separated
-classes and a zero variance are covered; in memory and in batches the numbers are the same (a summary spilled to
-disk or kept on Spark says it is not computed yet)."""
+classes and a zero variance are covered; in memory, in batches and spilled to disk the numbers are the same (to
+1e-9 relative; kept on Spark's executors: tests/test_spark_folds.py), each fit in a few walks of the summary."""
 
 import json
 
 import numpy as np
 import pytest
 import statsmodels.api as sm
+from helpers import close
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -20,6 +21,8 @@ import assay
 from assay.cli import main
 from assay.evaluation.stream import evaluate_batches
 from assay.inference.calibration import calibration_hierarchy
+from assay.metrics import ranking as ranking_module
+from assay.summaries import disk
 from assay.summaries.scores import ScoreCounts
 
 Z95 = stats.norm.ppf(0.975)
@@ -111,6 +114,24 @@ def test_separated_classes_and_a_zero_variance_are_undefined_with_a_reason():
     assert ends.to_dict()["weak"]["slope"]["value"] is None
 
 
+def test_quasi_complete_separation_is_undefined_not_an_error():
+    """Ties at the one probability where the classes meet (every positive at or above it, every negative at or
+    below): no finite maximum likelihood (Albert & Anderson 1984), known from the first walk. Newton's method
+    alone stopped there with a slope near 90 and a standard error of 1e7, or raised (singular information)."""
+    for seed in (3, 4, 15):
+        rng = np.random.default_rng(seed)
+        p = np.round(1 / (1 + np.exp(-(rng.normal(size=200) * 3 - 1))), 1)
+        y = np.zeros(200, dtype=int)
+        y[np.argsort(p, kind="stable")[100:]] = 1
+        assert p[y == 1].min() == p[y == 0].max()  # they meet at one tied probability
+        h = calibration_hierarchy(ScoreCounts.from_arrays(y, p))
+        assert h.slope.value is None and "separate" in h.slope.note and h.unreliability_chi2 is None
+        assert h.intercept.value is not None  # the offset-only model has a finite fit: both classes present
+        _, offset, _, spiegel, _, _ = references(y, p)
+        assert h.intercept.value == pytest.approx(offset.params[0], abs=1e-8)
+        assert h.spiegelhalter_z == pytest.approx(spiegel, rel=1e-10)
+
+
 def test_in_memory_in_batches_and_json_and_text_agree(spill_dir):
     rng = np.random.default_rng(7)
     y = np.where(rng.random(5000) < 0.3, "sick", "well")
@@ -149,8 +170,9 @@ def test_the_cli_gives_the_hierarchy_in_json(tmp_path, capsys):
     assert got["weak"]["slope"]["value"] == pytest.approx(check_dict["weak"]["slope"]["value"], rel=1e-9)
 
 
-def test_a_summary_beyond_memory_says_it_is_not_computed(spill_dir):
-    """Spilled (or kept on Spark's executors): each Newton step would walk the summary again; not yet."""
+def test_a_summary_spilled_to_disk_gives_the_in_memory_values(spill_dir):
+    """Spilled: the same walks (a first one, then Newton's steps) read the summary from disk; the sums are taken
+    in another order, so the values agree to 1e-9 relative (about 1e-13 in practice)."""
     rng = np.random.default_rng(9)
     y = (rng.random(30_000) < 0.35).astype(int)
     p = rng.random(30_000) * 0.6 + 0.35 * y
@@ -158,5 +180,61 @@ def test_a_summary_beyond_memory_says_it_is_not_computed(spill_dir):
     got = evaluate_batches(parts, memory=200_000)  # the summary past a quarter of it: kept on disk
     assert got.ranking.summary.on_disk
     h = got.to_dict()["probabilistic"]["calibration_hierarchy"]
-    assert h["weak"]["slope"]["value"] is None and h["note"].startswith("not computed")
-    assert "calibration intercept, slope and tests: not computed" in str(got)
+    want = assay.evaluate(y, y_score=p).to_dict()["probabilistic"]["calibration_hierarchy"]
+    assert h["weak"]["slope"]["value"] is not None and h["note"] is None
+    close(h, want, rel=1e-9)
+    check(got.probabilistic.hierarchy, y, p)
+    assert "Calibration: mean and weak" in str(got)
+
+
+def count_walks(monkeypatch):
+    """The walks of a summary from now on: each a list of its folds' class names."""
+    walks = []
+    real = ranking_module.walk
+
+    def counted(columns, folds, **kwargs):
+        walks.append([type(fold).__name__ for fold in folds])
+        return real(columns, folds, **kwargs)
+
+    monkeypatch.setattr(ranking_module, "walk", counted)
+    return walks
+
+
+def test_the_fits_take_a_first_walk_and_one_or_two_newton_steps(monkeypatch):
+    """The first walk's binned fit starts Newton's method within about 1e-11 of the estimates: typically one
+    exact step (one walk, both models) is below the tolerance; never more than two here. (Pieces of 1,000
+    distinct scores: the walks' partials are combined.)"""
+    monkeypatch.setattr(disk, "CHUNK", 1000)
+    walks = count_walks(monkeypatch)
+    for seed, digits in ((10, 12), (11, 3), (12, 2)):
+        rng = np.random.default_rng(seed)
+        lp = rng.normal(size=20_000) * rng.uniform(0.5, 2) - 1
+        y = (rng.random(20_000) < 1 / (1 + np.exp(-(0.3 + 0.8 * lp)))).astype(int)
+        p = np.round(1 / (1 + np.exp(-lp)), digits)
+        walks.clear()
+        h = calibration_hierarchy(ScoreCounts.from_arrays(y, p))
+        assert walks[0] == ["CalibrationStartFold"] and 2 <= len(walks) <= 3, walks
+        assert all(walk == ["LogisticFold"] for walk in walks[1:])  # both models' points: one fold
+        check(h, y, p)
+    y = np.array([0, 0, 0, 1, 1, 1])  # separated: known from the first walk, the offset-only model still fitted
+    walks.clear()
+    h = calibration_hierarchy(ScoreCounts.from_arrays(y, np.array([0.1, 0.2, 0.3, 0.7, 0.8, 0.9])))
+    assert h.slope.value is None and h.intercept.value is not None and len(walks) <= 3
+
+
+def test_the_first_walk_shares_the_reports_ranking_walk(monkeypatch, spill_dir):
+    """Asked of the summary ahead (assay.metrics.ranking.want) by the summaries' path (data read in batches, the
+    summary held in memory or spilled; Spark's): the first walk of the hierarchy is the ranking metrics' (with
+    DeLong's fold), then one or two walks of Newton's steps."""
+    walks = count_walks(monkeypatch)
+    rng = np.random.default_rng(13)
+    y = (rng.random(20_000) < 0.3).astype(int)
+    p = np.clip(rng.beta(2, 5, 20_000) + 0.25 * y, 0, 1)
+    parts = [(y[a:a + 5000], p[a:a + 5000]) for a in range(0, 20_000, 5000)]
+    for run in (lambda: evaluate_batches(parts, threshold=0.5),
+                lambda: evaluate_batches(parts, threshold=0.5, memory=200_000)):
+        walks.clear()
+        run()
+        first = [walk for walk in walks if "CalibrationStartFold" in walk]
+        assert len(first) == 1 and len(first[0]) > 1, walks  # with the ranking's folds
+        assert 1 <= sum(walk == ["LogisticFold"] for walk in walks) <= 2, walks

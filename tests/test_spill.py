@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from helpers import close as _close
-from helpers import cut, without_hierarchy
+from helpers import cut, same_hierarchy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,7 +82,7 @@ def test_spilled_scores_equal_the_whole(case):
     assert spilled.ranking.summary.on_disk or len(parts) == 1 and len(spilled.ranking.summary) == 0
     got = without_spill_note(spilled.to_dict())
     whole.pop("input"), got.pop("input")
-    without_hierarchy(got, whole)
+    same_hierarchy(got, whole)
     close(got, whole)
 
 
@@ -191,7 +191,7 @@ def test_cli_spilled_report_equals_the_whole_file(parts, capsys, spill_dir):
     spilled = without_spill_note(json.loads(out))
     for key in ("input", "source"):
         spilled.pop(key, None), reference.pop(key, None)
-    without_hierarchy(spilled, reference)
+    same_hierarchy(spilled, reference)
     close(spilled["probabilistic"], reference["probabilistic"])
     spilled.pop("probabilistic"), reference.pop("probabilistic")
     assert spilled == reference

@@ -110,6 +110,11 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @click.option("--auc-test", type=click.Choice(["delong", "bootstrap"]), default="delong", show_default=True,
               help="With --unpaired and scores: DeLong's test of the two AUCs, or the bootstrap's.")
 @click.option("--positive", metavar="LABEL", help="The positive class of a two-class problem.")
+@click.option("--net-benefit", is_flag=True,
+              help="Models given as probabilities: each pair's decision curves and the difference of their net "
+                   "benefits along them with a paired bootstrap interval (with --prevalence: a case-control sample).")
+@click.option("--thresholds-range", metavar="LOW,HIGH[,STEP]",
+              help="Threshold probabilities of the decision curves (default 0.01,0.99,0.01; implies --net-benefit).")
 @click.option("--threshold", type=float, metavar="T", help="Positive iff score >= T (default 0.5).")
 @click.option("--direction", type=click.Choice(["higher", "lower", "auto"]), default="higher", show_default=True,
               help="With --score, for every model: which scores mean the positive class, lower (positive iff score "
@@ -134,7 +139,7 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],
             proba: str | None, input_format: str | None, na_values: str | None, id_column: str | None,
             names: tuple[str, ...], unpaired: bool, adjust: str, costs: str | None, prevalence: float | None, auc_test: str,
-            positive: str | None, threshold: float | None, direction: str, confidence: float, bootstrap: int,
+            positive: str | None, net_benefit: bool, thresholds_range: str | None, threshold: float | None, direction: str, confidence: float, bootstrap: int,
             seed: int, memory: str | None, engine: str, verbose: bool, html: str | None, plots: str | None, fmt: str, output: str | None) -> None:
     """Compare two or more classifiers' predictions: is one really better?
     FILES are prediction files with the same columns (--truth and one of --pred,
@@ -308,8 +313,12 @@ def _compare_spark(source: str, truth: str | None, pred: list[str], score: list[
 def _refuse_inapplicable(models: int, unpaired: bool, scores: bool, auc_test: str) -> None:
     """Every option given applies to the comparison asked for, or is refused here in one line: never ignored."""
     given = set(named_on_command_line(("adjust", "auc_test", "threshold", "costs", "prevalence", "bootstrap",
-                                       "seed", "direction")))
+                                       "seed", "direction", "net_benefit", "thresholds_range")))
     refused = []
+    for option, flag in (("net_benefit", "--net-benefit"), ("thresholds_range", "--thresholds-range")):
+        if option in given and (unpaired or not scores):
+            refused.append((flag, ("paired models given as probabilities (--score; the decision curves of "
+                                   "independent test sets: each file's assay report --net-benefit)")))
     if "adjust" in given and (unpaired or models < 3):
         refused.append(("--adjust", "three models or more (two models have one test: nothing to adjust)"))
     if "auc_test" in given and not (unpaired and scores):

@@ -33,6 +33,13 @@ def _cost_matrix(path: str) -> Any:
         raise UserError(f"--cost-matrix: {e.describe()}") from None
 
 
+def _thresholds_range(text: str) -> Any:
+    try:
+        return tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise UserError(f"--thresholds-range: {text!r} is not LOW,HIGH[,STEP], e.g. 0.05,0.5 or 0.05,0.5,0.05") from None
+
+
 FLAGS: dict[str, tuple[str, str, Callable[[Any], Any] | None]] = {
     "threshold": ("threshold", "--threshold", None),
     "direction": ("direction", "--direction", None),
@@ -59,6 +66,8 @@ FLAGS: dict[str, tuple[str, str, Callable[[Any], Any] | None]] = {
     "calibration_bins": ("bins", "--bins", None),
     "calibration_strategy": ("calibration", "--calibration", None),
     "top_k": ("top_k", "--top-k", None),
+    "net_benefit": ("net_benefit", "--net-benefit", None),
+    "thresholds_range": ("thresholds_range", "--thresholds-range", _thresholds_range),
     "kappa_weights": ("kappa_weights", "--kappa-weights", None),
 }
 """Each option of :class:`assay.Options` that the command line takes: (the click parameter, the flag, the

@@ -12,13 +12,13 @@ import click
 
 from assay.cli.common import (
     CONTEXT,
+    DEFAULT_MEMORY,
     THRESHOLD,
     UserError,
+    check_budget,
     emit,
     fail,
     in_cli_words,
-    DEFAULT_MEMORY,
-    check_budget,
     memory_option,
     named_on_command_line,
     on_spark,
@@ -90,6 +90,14 @@ def _probabilistic_options(f):
         click.option("--bins", type=int, default=10, show_default=True, help="Bins of the calibration table."),
         click.option("--calibration", type=click.Choice(["uniform", "quantile"]), default="uniform",
                      show_default=True, help="Equal-width bins or equal-count bins."),
+        click.option("--net-benefit", is_flag=True,
+                     help="Also the decision curve (Vickers & Elkin 2006): net benefit at threshold probabilities "
+                          "against treating everyone and no one, interventions avoided per 100, bootstrap intervals; "
+                          "with --costs, the threshold probability fp/(fp+fn) they imply; with --prevalence, a "
+                          "case-control sample."),
+        click.option("--thresholds-range", metavar="LOW,HIGH[,STEP]",
+                     help="Threshold probabilities of the decision curve (default 0.01,0.99,0.01; implies "
+                          "--net-benefit)."),
     ]):
         f = decorator(f)
     return f
@@ -116,6 +124,9 @@ def register(cli: click.Group) -> None:
 @click.option("--kappa-weights", type=click.Choice(["linear", "quadratic"]),
               help="Ordered classes: also the weighted kappa, weights by the classes' positions in their order "
                    "(numeric when all are numbers), with its interval and z test.")
+@click.option("--by", "by", multiple=True, metavar="COL",
+              help="Evaluate every group of COL too (repeatable: the combinations of several columns): each group's "
+                   "report, the gaps between groups with intervals and tests, fairlearn's disparity summaries.")
 @click.option("--weight", metavar="COL",
               help="A column of sample weights (scikit-learn's sample_weight): whole numbers count each row that many "
                    "times, with every interval; other weights give weighted estimates without intervals.")
@@ -159,7 +170,8 @@ def register(cli: click.Group) -> None:
 @table_output_options
 def report(file: str | None, truth: str | None, pred: str | None, score: str | None, proba: str | None,
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
-           allow_disjoint_labels: bool, cost_matrix_file: str | None, kappa_weights: str | None, weight: str | None, threshold: float | str | None, confidence: float,
+           allow_disjoint_labels: bool, cost_matrix_file: str | None, kappa_weights: str | None, by: tuple[str, ...],
+           weight: str | None, threshold: float | str | None, confidence: float,
            interval: str, beta: float, top_k: int | None, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
            sensitivity_range: str | None, lift_depth: float,
@@ -167,6 +179,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            constraints: tuple[str, ...],
            roc_band: bool,
            roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
+           net_benefit: bool, thresholds_range: str | None,
            memory: str | None, engine: str, verbose: bool, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
            output: str | None) -> None:
     """Evaluate predictions: the confusion matrix, every metric with its interval, the tests.
@@ -211,9 +224,9 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         if engine == "spark" or memory is not None:
             raise UserError(f"{'--engine spark' if engine == 'spark' else '--memory'} applies to a FILE of "
                             "predictions; a confusion matrix is read whole")
-        if threshold is not None or weight is not None:
-            raise UserError(f"{'--threshold' if threshold is not None else '--weight'} applies to a FILE of "
-                            "predictions, not to a confusion matrix")
+        if threshold is not None or weight is not None or by:
+            flag = '--threshold' if threshold is not None else '--weight' if weight is not None else '--by'
+            raise UserError(f"{flag} applies to a FILE of predictions, not to a confusion matrix")
         from assay.io.confusion_file import read_confusion
 
         try:
@@ -225,6 +238,12 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     else:
         if file is None:
             raise UserError("give a FILE of predictions (or - for standard input), or --confusion FILE")
+        if by and proba and (engine == "spark" or streams(file, memory)):
+            raise UserError("--by with --proba needs the table in memory (one file that fits in --memory; give the "
+                            "positive class's column as --score to read it in batches or on Spark)")
+        if by and (task == "regression" or fmt == "csv"):
+            raise UserError("--by applies to classifiers' reports in text, JSON, Markdown and HTML"
+                            + (" (not --format csv yet)" if fmt == "csv" else ""))
         if weight is not None and (engine == "spark" or streams(file, memory)):
             raise UserError("--weight needs the table in memory: give one file that fits in --memory (a directory, "
                             "a glob, a larger file or --engine spark is read in batches, without weights)")
@@ -237,8 +256,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                 budget["memory"] = parse_size(memory or DEFAULT_MEMORY, "--memory")
                 if memory is not None:  # the driver's budget for the score summary: the same minimum
                     check_budget(file, memory, budget["memory"], remote=True)
-            result = _report_spark(file, truth, pred, score, input_format, positive, options, budget, fmt, verbose,
-                                   proba_columns)
+            result = _report_spark(file, truth, pred, score, input_format, positive, options,
+                                   {**budget, **({"by": list(by)} if by else {})}, fmt, verbose, proba_columns)
             source = {k: v for k, v in {"file": file, "truth": truth, "pred": pred, "score": score,
                                         "proba": list(proba_columns.values()) if proba_columns else None,
                                         "engine": "spark"}.items() if v is not None}
@@ -250,13 +269,13 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
             proba_columns = proba_pairs(proba) if proba else None
             labelled = {"allow_disjoint_labels": allow_disjoint_labels} if pred else {}
             result = _report_streamed(file, truth, pred, score, proba_columns, input_format, na_values, positive,
-                                      options, labelled, fmt, parse_size(memory or DEFAULT_MEMORY, "--memory"))
+                                      options, labelled, fmt, parse_size(memory or DEFAULT_MEMORY, "--memory"), by)
             source = {k: v for k, v in {"file": file, "truth": truth, "pred": pred, "score": score,
                                         "proba": list(proba_columns.values()) if proba_columns else None}.items()
                       if v is not None}
         else:
             data = read_predictions(file, truth, pred, score, proba, input_format, na_values,
-                                    extra_columns=(weight,) if weight else ())
+                                    extra_columns=((weight,) if weight else ()) + tuple(by))
             if task != "classification" and pred:
                 regression = _regression_if_numeric(data, task)
                 if regression is not None:
@@ -269,15 +288,36 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
                 raise UserError("--task regression compares --truth with --pred (numeric predictions)")
             labelled = {"allow_disjoint_labels": allow_disjoint_labels} if pred else {}
             weights = {"sample_weight": data.extra[weight]} if weight else {}
+            grouped = {"by": {column: data.extra[column] for column in by}} if by else {}
             try:
                 result = evaluate(data.truth, positive=positive, score_name=data.score_name, **data.kwargs,
-                                  **labelled, **weights, options=options)
+                                  **labelled, **weights, **grouped, options=options)
             except InvalidInput as e:
-                raise fail(e, {**NAMES, **data.names, "sample_weight": f"column {weight!r}"}) from None
+                raise fail(e, {**NAMES, **data.names, "sample_weight": f"column {weight!r}",
+                               **{f"by {column}": f"column {column!r}" for column in by}}) from None
             source = {**data.source, **({"weight": weight} if weight else {})}
+    if by:
+        _report_groups(result, {**source, "by": list(by)}, fmt, output, html, plots, brief)
+        return
     result = in_cli_words(replace(result, source=source))
     write_pictures(result, html, plots)
     render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
+
+
+def _report_groups(result: Any, source: dict[str, Any], fmt: str, output: str | None, html: str | None,
+                   plots: str | None, brief: bool) -> None:
+    """The report by group: its text, JSON, Markdown and HTML."""
+    from assay.report.groups import groups_document
+    from assay.report.markdown import render_blocks_markdown
+    from assay.report.text import render_blocks_text
+
+    if plots:
+        raise UserError("--plots with --by: not yet (the HTML report, --html, draws each metric by group)")
+    result = replace(result, overall=in_cli_words(replace(result.overall, source=source)))
+    write_pictures(result, html, None)
+    render(result, fmt, output,
+           text=lambda tty, width: render_blocks_text(groups_document(result, brief=brief), color=tty, width=width),
+           markdown=lambda: render_blocks_markdown(groups_document(result)))
 
 
 def _refuse_inapplicable(confusion_file: str | None, pred: str | None, score: str | None, proba: str | None,
@@ -340,7 +380,7 @@ def _report_spark(file: str, truth: str, pred: str | None, score: str | None, in
 
 def _report_streamed(file: str, truth: str | None, pred: str | None, score: str | None, proba: dict[str, str] | None,
                      input_format: str | None, na_values: str | None, positive: str | None, options: Any,
-                     labelled: dict[str, Any], fmt: str, memory: int) -> Any:
+                     labelled: dict[str, Any], fmt: str, memory: int, by: tuple[str, ...] = ()) -> Any:
     from assay.cli.common import dialect_options, parse_na_values, progress_bar
     from assay.engines.files import evaluate_file
 
@@ -354,9 +394,10 @@ def _report_streamed(file: str, truth: str | None, pred: str | None, score: str 
             bar.start()
         return evaluate_file(file, truth=truth, pred=pred, score=score, proba=proba, format=input_format,
                              na_values=parse_na_values(na_values), **dialect_options(), progress=update,
-                             positive=positive, memory=memory, options=options, **labelled)
+                             positive=positive, memory=memory, options=options, **labelled,
+                             **({"by": list(by)} if by else {}))
     except InvalidInput as e:
-        raise fail(e, {**NAMES, "format": "--input-format"}) from None
+        raise fail(e, {**NAMES, "format": "--input-format", **{f"by {c}": f"column {c!r}" for c in by}}) from None
     finally:
         if bar is not None:
             bar.stop()
@@ -528,7 +569,12 @@ def curves(file: str | None, truth: str | None, pred: str | None, score: str | N
                      options=options_of(click.get_current_context().params))
         except InvalidInput as e:
             raise fail(e, {**NAMES, **data.names, "y_proba": "--proba"}) from None
-    from assay.report.curves import curve_csv, curve_csv_pieces, curve_json, curve_json_pieces
+    from assay.report.curves import (
+        curve_csv,
+        curve_csv_pieces,
+        curve_json,
+        curve_json_pieces,
+    )
 
     if r.summary.on_disk and (kind in ("roc", "pr", "lift") or (kind == "thresholds" and at is None)):
         # spilled to disk, or kept on Spark's executors: the curve is written a chunk of points at a time,

@@ -21,10 +21,12 @@ from typing import Any
 
 from assay.checks import check_integer
 from assay.errors import InvalidInput
-from assay.evaluation.costs import Costs
-from assay.evaluation.directions import directed
 from assay.evaluation.comparison import Comparison
-from assay.evaluation.options import Options, keywords_of, options_from
+from assay.evaluation.costs import Costs
+from assay.evaluation.decision import refuse_decision_curve
+from assay.evaluation.directions import directed
+from assay.evaluation.grouped_batches import evaluate_batches_by
+from assay.evaluation.options import NAMES, Options, keywords_of, options_from
 from assay.evaluation.paired import compare_batches, model_columns
 from assay.evaluation.ranking import analyse_scores
 from assay.evaluation.result import Evaluation
@@ -73,6 +75,7 @@ def evaluate_file(
     decimal: str | None = None,
     progress: Callable[[int, int | None], None] | None = None,
     memory: int | None = DEFAULT_MEMORY,
+    by: Sequence[str] | None = None,
     **options: Any,
 ) -> Evaluation:
     """Evaluate the predictions in a file, a directory of parts or a glob, a batch at a time.
@@ -98,6 +101,10 @@ def evaluate_file(
         summary and its sort buffers; not the interpreter and its libraries): a score summary larger
         than its share (``summary_budget``) is kept as its sorted keys in temporary files (4 or 8 bytes a row), exact all the same. At least
         ``MIN_MEMORY`` (32 MiB) for an input of 64 KiB or more. None: no budget.
+    by : sequence of str, optional
+        Columns of groups: every group evaluated too, and the gaps between them (a
+        :class:`~assay.evaluation.groups.GroupedEvaluation`, as ``assay.evaluate(..., by=...)``), each group's
+        summary held in memory.
     **options
         ``positive``, ``labels``, ``allow_disjoint_labels`` and every option of :func:`assay.evaluate`
         (``threshold``, ``confidence``, ``costs``, ``fpr_range``, ...; or ``options=``, an
@@ -119,7 +126,12 @@ def evaluate_file(
         raise InvalidInput("give exactly one of pred, score or proba")
     if classes is not None and len(classes) < 2:
         raise InvalidInput("needs at least two columns, one per class", field="proba")
-    batches = scan(source, text_columns=[truth] + ([pred] if pred else []),
+    by = [by] if isinstance(by, str) else list(by or [])
+    _names_as_text(source, **{f"by[{i}]": column for i, column in enumerate(by)})
+    if by and classes is not None:
+        raise InvalidInput("groups of data read in batches take scores or predicted labels (the probabilities of "
+                           "several classes: in memory)", field="by")
+    batches = scan(source, text_columns=[truth] + ([pred] if pred else []) + by,
                    number_columns=[score] if score else list((classes or {}).values()), format=format,
                    na_values=na_values,
                    delimiter=delimiter, decimal=decimal, block=read_block(memory))
@@ -140,6 +152,24 @@ def evaluate_file(
              "y_proba": "the probability columns",
              **{f"y_proba[{label!r}]": f"column {c!r}" for label, c in (classes or {}).items()}}
     kind = "y_pred" if pred else "y_score" if score else "y_proba"
+    if by:
+        chosen = options_from(options.pop("options", None), {k: v for k, v in options.items() if k in NAMES})
+        extra = {k: v for k, v in options.items() if k not in NAMES}
+        unknown = set(extra) - {"positive", "allow_disjoint_labels"}
+        if unknown:
+            raise InvalidInput(f"{sorted(unknown)[0]}: not an option of a report by group", field="by")
+        def with_groups() -> Iterable[tuple[str, int, Any, Any, list[Any]]]:
+            done = 0
+            for batch in batches:
+                yield (batch.part, batch.first_row, batch.columns[truth], batch.columns[pred or score],
+                       [batch.columns[c] for c in by])
+                done += batch.n_rows
+                if progress is not None:
+                    progress(done, expected)
+
+        return evaluate_batches_by(with_groups(), by=by, kind=kind,
+                                   names={**names, **{f"by {c}": f"column {c!r}" for c in by}}, options=chosen,
+                                   positive=extra.get("positive"), score_name=score, memory=summary_budget(memory))
     with _temporary_room(batches, memory, kind):
         return evaluate_batches(columns(), kind=kind, names=names, score_name=score,
                                 memory=summary_budget(memory), **options)
@@ -237,6 +267,7 @@ def rank_file(source: str, *, truth: str, score: str, format: str | None = None,
     """The ranking analysis (curves, AUC, hull, thresholds) of the scores in a file, a directory or a glob,
     read a batch at a time: :func:`assay.rank` for data read in batches (``options``: as for it)."""
     options = options_from(options, keywords_of({**locals(), "memory": None}))
+    refuse_decision_curve(options, "in the ranking analysis", "assay.evaluate_file (assay report) draws it")
     source = _names_as_text(source, truth=truth, score=score)
     batches = scan(source, text_columns=[truth], number_columns=[score], format=format, na_values=na_values,
                    delimiter=delimiter, decimal=decimal, block=read_block(memory))

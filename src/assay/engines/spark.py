@@ -59,6 +59,7 @@ from assay.evaluation.from_summaries import (
     evaluate_confusion_counts,
     evaluate_score_counts,
 )
+from assay.evaluation.grouped_batches import ENTRY_BYTES, grouped_labels, grouped_scores
 from assay.evaluation.options import NAMES as OPTION_NAMES
 from assay.evaluation.options import Options, options_from
 from assay.evaluation.positive import choose_positive
@@ -184,7 +185,64 @@ def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None 
         the part when Spark names it; the Spark exception is its ``__cause__``).
     """
     with spark_errors():
+        by = options.pop("by", None)
+        if by is not None:
+            return _evaluate_by(df, truth, pred, score, proba, [by] if isinstance(by, str) else list(by), options)
         return _evaluate(df, truth, pred, score, progress, options, proba)
+
+
+def _evaluate_by(df: Any, truth: str, pred: str | None, score: str | None, proba: Any, by: list[str],
+                 options: dict[str, Any]) -> Any:
+    """The report by group of the ``by`` columns: Spark counts each (group, class, score) or (group, class,
+    prediction), a group key beside each summary; the driver makes each group's summary of them (within
+    ``memory``) and the report as in memory (:mod:`assay.evaluation.grouped_batches`)."""
+    if proba is not None or sum(x is not None for x in (pred, score)) != 1:
+        raise InvalidInput("groups on Spark take score= or pred= (the probabilities of several classes: in memory)",
+                           field="by")
+    if not by or not all(isinstance(c, str) for c in by):
+        raise InvalidInput("expected the names of the grouping columns", field="by")
+    other = pred or score
+    check_columns(df, [truth, other, *by])
+    first_bad(df, truth, other, numeric=score is not None)
+    for column in by:
+        missing = df.select(column).where(functions().col(column).isNull()).limit(1).collect()
+        if missing:
+            raise InvalidInput("a missing group value", field=f"column {column!r}")
+    chosen, data = options_and_data(options, ("positive", "memory", "allow_disjoint_labels"))
+    F = functions()
+    keys = [F.col(c).cast("string") for c in by]
+    group = keys[0] if len(keys) == 1 else F.concat_ws(" / ", *keys)
+    value = _as_number(df, score) if score is not None else F.col(pred).cast("string")
+    counted = df.select(group.alias("__g"), F.col(truth).cast("string").alias("__y"), value.alias("__v")) \
+        .groupBy("__g", "__y", "__v").count()
+    budget = summary_budget(data.get("memory", DEFAULT_MEMORY))
+    entries = counted.count()
+    if budget is not None and entries * ENTRY_BYTES > budget:
+        raise InvalidInput(f"the groups' summaries ({entries:,} entries) exceed the driver's memory budget: groups "
+                           "on Spark bring each group's counts to the driver (a larger memory, or fewer groups)",
+                           field="by")
+    rows = counted.collect()
+    if not rows:
+        raise InvalidInput("no instances to evaluate", field="y_true")
+    if pred is not None:
+        pairs: dict[str, dict[tuple[str, str], int]] = {}
+        for row in rows:
+            pairs.setdefault(row["__g"], {})[(row["__y"], row["__v"])] = int(row["count"])
+        return grouped_labels(pairs, by, chosen, data.get("positive"))
+    seen = sorted({row["__y"] for row in rows})
+    if len(seen) > 2:
+        raise InvalidInput(f"has {len(seen)} classes; a score column needs two", field=f"column {truth!r}")
+    reference = seen[-1]
+    per_group: dict[str, dict[float, list[int]]] = {}
+    for row in rows:
+        cell = per_group.setdefault(row["__g"], {}).setdefault(float(row["__v"]), [0, 0])
+        cell[0 if row["__y"] == reference else 1] += int(row["count"])
+    summaries = {}
+    for key, cells in per_group.items():
+        scores = np.array(sorted(cells, reverse=True))
+        summaries[key] = ScoreCounts(scores, np.array([cells[s][0] for s in scores], dtype=np.int64),
+                                     np.array([cells[s][1] for s in scores], dtype=np.int64), ("0", "1"))
+    return grouped_scores(summaries, seen, by, chosen, data.get("positive"), score)
 
 
 def options_and_data(options: dict[str, Any], data_keys: tuple[str, ...]) -> tuple[Options, dict[str, Any]]:

@@ -22,6 +22,7 @@ rounding: Spark adds in its own order).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -38,8 +39,16 @@ from assay.engines.spark import (
     spark_errors,
 )
 from assay.errors import InvalidInput
-from assay.evaluation.comparison import Comparison, assemble, check_names
-from assay.evaluation.from_summaries import evaluate_confusion_counts, evaluate_score_counts
+from assay.evaluation.comparison import (
+    Comparison,
+    assemble,
+    check_names,
+    decision_differences,
+)
+from assay.evaluation.from_summaries import (
+    evaluate_confusion_counts,
+    evaluate_score_counts,
+)
 from assay.evaluation.options import Options
 from assay.evaluation.paired import (
     cochran_of,
@@ -203,8 +212,50 @@ def _compare_scores(df: Any, truth: str, columns: list[str], names: tuple[str, .
         preds = [code[(~v.astype(bool)).astype(int)] for v in values[1:]]
         groups = _pair_groups(labels, t, preds, counts, first)
         cochran = None if m == 2 else _cochran(t, preds, counts)
-    return assemble(names, reports, score_pair_tests(moments, groups, labels, options), cochran,
-                    [r.direction for r in reports], options, adjust)
+    result = assemble(names, reports, score_pair_tests(moments, groups, labels, options), cochran,
+                      [r.direction for r in reports], options, adjust)
+    if not options.net_benefit:
+        return result
+    joint = _joint_bins(rows, m, options.decision_thresholds)
+    return replace(result, net_benefit_differences=decision_differences(names, joint, options))
+
+
+def _joint_bins(rows: Any, m: int, thresholds: np.ndarray) -> list[np.ndarray]:
+    """Each pair's instances counted by (class, bin of one model, bin of the other) on the executors, as
+    :func:`assay.metrics.decision.joint_bins` counts them: one row of counts per partition and pair reaches the
+    driver, where they are added."""
+    pairs = list(combinations(range(m), 2))
+    size = 2 * (len(thresholds) + 1) ** 2
+    parts = rows.select("__y", *(f"__raw{i}" for i in range(m))).mapInArrow(
+        _joint_counts(np.asarray(thresholds, dtype=np.float64), pairs), "pair int, counts binary").collect()
+    totals = [np.zeros(size) for _ in pairs]
+    for row in parts:
+        totals[row["pair"]] += np.frombuffer(row["counts"], dtype=np.float64)
+    return totals
+
+
+def _joint_counts(thresholds: np.ndarray, pairs: list[tuple[int, int]]) -> Callable[[Iterator[Any]], Iterator[Any]]:
+    """A partition's joint counts of each pair (runs on the executors; travels by value: numpy and pyarrow
+    only). The bins are ``np.searchsorted(thresholds, score, side="right")``: the thresholds at or below a score."""
+    bins = len(thresholds) + 1
+
+    def counts(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        totals = [np.zeros(2 * bins * bins) for _ in pairs]
+        for batch in batches:
+            if batch.num_rows == 0:
+                continue
+            y = batch.column(0).to_numpy(zero_copy_only=False).astype(np.int64)
+            where = [np.searchsorted(thresholds, batch.column(1 + i).to_numpy(zero_copy_only=False), side="right")
+                     for i in range(batch.num_columns - 1)]
+            for total, (i, j) in zip(totals, pairs):
+                total += np.bincount((y * bins + where[i]) * bins + where[j], minlength=2 * bins * bins)
+        yield pa.RecordBatch.from_arrays([pa.array(list(range(len(pairs))), pa.int32()),
+                                          pa.array([t.tobytes() for t in totals], pa.binary())],
+                                         names=["pair", "counts"])
+
+    return counts
 
 
 def _placement_moments(rows: Any, m: int, aucs: list[float], distinct: list[int]) -> PlacementMoments:

@@ -52,6 +52,8 @@ APPLIES_TO: dict[str, frozenset[str]] = {
     "calibration_bins": _PROBABILISTIC,
     "calibration_strategy": _PROBABILISTIC,
     "top_k": frozenset({"probabilities"}),
+    "net_benefit": _RANKING,
+    "thresholds_range": _RANKING,
     "costs": frozenset({"labels", "scores"}),
     "prevalence": frozenset({"labels", "scores"}),
 }
@@ -59,7 +61,8 @@ APPLIES_TO: dict[str, frozenset[str]] = {
 
 The ROC analysis (its operating points, ranges, band, bins, direction and threshold) needs two-class
 scores; the probabilistic losses and the calibration need probabilities; the top-k accuracy needs more
-than two classes' probabilities; ``costs`` (fp, fn, tp, tn) and the deployment ``prevalence`` are those of
+than two classes' probabilities; the decision curve (``net_benefit``, ``thresholds_range``) needs the
+probabilities of a positive class (two-class scores within [0, 1]); ``costs`` (fp, fn, tp, tn) and the deployment ``prevalence`` are those of
 two classes, positive and negative (a ``cost_matrix`` serves several classes)."""
 
 DEFAULTS: dict[str, Any] = {name: OPTION_DEFAULTS[name] for name in APPLIES_TO}

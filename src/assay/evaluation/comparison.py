@@ -14,7 +14,7 @@ the confidence at which it would become significant.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -33,6 +33,7 @@ from assay.evaluation.prepared import predictions
 from assay.evaluation.result import Evaluation
 from assay.evaluation.tidy import to_frame
 from assay.inference.cochran import cochran_q
+from assay.inference.decision import decision_difference_of_counts
 from assay.inference.difference import error_difference_from_counts
 from assay.inference.estimate import finite_or_none
 from assay.inference.mcnemar import mcnemar, paired_table
@@ -42,10 +43,11 @@ from assay.inference.paired_bootstrap import paired_bootstrap
 from assay.inference.roc_compare import delong_test, unpaired_auc_test
 from assay.inputs import encode_labels
 from assay.metrics.confusion import accuracy
+from assay.metrics.decision import joint_bins
 from assay.metrics.roc_space import roc_region
 
 __all__ = ["Comparison", "PairComparison", "assemble", "check_names", "check_ranked_only", "compare", "compare_unpaired",
-           "default_names"]
+           "default_names", "decision_options", "decision_differences", "refuse_labels_decision"]
 
 SPEC_KEYS = frozenset({"y_pred", "y_score", "y_proba"})
 """The keys of one model's predictions given as a mapping."""
@@ -121,6 +123,7 @@ class Comparison(Displayable):
     sources: tuple[dict[str, Any], ...] = field(default_factory=lambda: ({}, {}))
     pairwise: tuple[PairComparison, ...] = ()
     roc_space: dict[str, Any] | None = None  # two classes: each model in ROC space, and their combined hull
+    net_benefit_differences: tuple[Any, ...] = ()  # net_benefit=True: each pair's decision curves and difference
 
     def _model(self, i: int) -> dict[str, Any]:
         r = self.reports[i]
@@ -160,6 +163,8 @@ class Comparison(Displayable):
             d["pairwise"] = [p.to_dict(self.confidence) for p in self.pairwise]
         if self.roc_space is not None:
             d["roc_space"] = self.roc_space
+        if self.net_benefit_differences:
+            d["net_benefit_difference"] = [n.to_dict() for n in self.net_benefit_differences]
         d["notes"] = list(self.notes)
         return d
 
@@ -207,6 +212,8 @@ def compare(
     prevalence: float | None = None,
     adjust: str = "holm",
     direction: str = "higher",
+    net_benefit: bool = False,
+    thresholds_range: tuple[float, ...] | None = None,
     options: Options | None = None,
 ) -> Comparison:
     """Compare two or more classifiers' predictions on the same instances (paired tests).
@@ -233,6 +240,10 @@ def compare(
         positive iff score <= threshold, and its AUC (and DeLong's test) ranks lower scores first; "auto"
         chooses for each model on the data. Refused when no model gives scores. A score model whose AUC is
         significantly below 0.5 (or 0: every pair wrong) gets a note naming it: it looks inverted.
+    net_benefit, thresholds_range
+        Models given as probabilities: each model's decision curve (as :func:`evaluate` gives it) and, for each
+        pair, the difference of their net benefits along the curve with a paired bootstrap interval
+        (``net_benefit_differences``); with ``prevalence``, a case-control sample.
     options : Options, optional
         These options as one object (:class:`assay.Options`; keywords beside it change it). ``costs`` and
         ``prevalence`` choose the optimal model in ROC space; the threshold and the direction apply to the
@@ -271,11 +282,14 @@ def compare(
     labels = _shared_labels(y_true, specs, names)
     prepared, preds, reports = [], [], []
     for spec, name in zip(specs, names, strict=True):
+        if "y_pred" in spec:
+            refuse_labels_decision(options, name)
         try:
             # a threshold is for the models that give scores, a direction for score columns
             own = Options(threshold=None if "y_pred" in spec else options.threshold,
                           direction=direction if "y_score" in spec else "higher", confidence=confidence,
-                          bootstrap=options.bootstrap, seed=options.seed)
+                          bootstrap=options.bootstrap, seed=options.seed,
+                          **decision_options(options, "y_pred" not in spec))
             prep, pred, _ = predictions(y_true, own, labels=labels, positive=positive, allow_no_threshold=True,
                                         **spec)
             reports.append(evaluate(y_true, labels=labels, positive=positive, options=own, **spec))
@@ -305,7 +319,38 @@ def compare(
     ranked_only = any(pred is None for pred in preds)
     cochran = None if ranked_only or len(names) == 2 else \
         cochran_q(np.column_stack([pred == truth for pred in preds]))
-    return assemble(names, reports, pairs, cochran, directions, options, adjust)
+    result = assemble(names, reports, pairs, cochran, directions, options, adjust)
+    if not options.net_benefit:
+        return result
+    joint = [joint_bins(truth == positive_code, prepared[i].scores, prepared[j].scores, options.decision_thresholds,
+                        prepared[i].weights) for i, j in combinations(range(len(names)), 2)]
+    return replace(result, net_benefit_differences=decision_differences(tuple(names), joint, options))
+
+
+def decision_options(options: Options, scores: bool) -> dict[str, Any]:
+    """The decision curve's options of one model as a comparison evaluates it (a model given as scores: the
+    curve asked for, its threshold probabilities, and the prevalence of a case-control sample)."""
+    if not scores or not options.net_benefit:
+        return {}
+    return {"net_benefit": True, "thresholds_range": options.thresholds_range, "prevalence": options.prevalence}
+
+
+def refuse_labels_decision(options: Options, name: str) -> None:
+    """A decision curve asked of a model that gives predicted labels: refused in one line."""
+    if options.net_benefit:
+        field = "thresholds_range" if options.thresholds_range is not None else "net_benefit"
+        who = f"{name} gives" if name else "these models give"
+        raise InvalidInput(f"a decision curve needs probabilities of the positive class; {who} predicted labels",
+                           field=field)
+
+
+def decision_differences(names: tuple[str, ...], joint: list[Any], options: Options) -> tuple[Any, ...]:
+    """Each pair's decision curves and their paired difference, from the pairs' joint counts (in the order
+    (0, 1), (0, 2), ..., (1, 2), ...: :func:`assay.metrics.decision.joint_bins`, added over the batches)."""
+    return tuple(decision_difference_of_counts(counts, options.decision_thresholds, names=(names[i], names[j]),
+                                               prevalence=options.prevalence, confidence=options.confidence,
+                                               resamples=options.bootstrap, seed=options.seed)
+                 for (i, j), counts in zip(combinations(range(len(names)), 2), joint, strict=True))
 
 
 def check_ranked_only(preds: list[Any], scored: list[bool]) -> None:

@@ -14,11 +14,17 @@ from assay.errors import InvalidInput
 from assay.evaluation.applicability import refuse_inapplicable
 from assay.evaluation.classification import threshold_notes
 from assay.evaluation.costs import Costs, cost_decisions, matrix_costs_of
+from assay.evaluation.decision import (
+    ask_decision_curve,
+    decision_curve_of,
+    refuse_decision_curve,
+)
 from assay.evaluation.from_summaries import (
     confusion_evaluation,
     ranking_of,
     threshold_free_evaluation,
 )
+from assay.evaluation.groups import evaluate_groups, take_rows
 from assay.evaluation.multiclass_ranking import (
     analyse_multiclass_scores,
     check_top_k,
@@ -38,11 +44,16 @@ from assay.evaluation.prepared import (
     require_two_weighted_classes,
     weights_note,
 )
-from assay.evaluation.probabilistic import analyse_probabilities, analyse_score_counts
+from assay.evaluation.probabilistic import (
+    analyse_probabilities,
+    analyse_score_counts,
+    two_class_calibration,
+)
 from assay.evaluation.ranking import AUCInterval, RankingAnalysis, analyse_scores
 from assay.evaluation.result import Evaluation
+from assay.evaluation.threshold_stability import stability_note, stability_of
 from assay.evaluation.thresholds import DEFAULT_THRESHOLD
-from assay.inference.calibration import calibration_hierarchy
+from assay.inference.calibration import ask_calibration, calibration_hierarchy
 from assay.inference.proportion import ProportionMethod
 from assay.inputs import canonical_label, encode_labels, label_list
 from assay.summaries.confusion import ConfusionCounts
@@ -106,6 +117,9 @@ def evaluate(
     direction: str = "higher",
     cost_matrix: Any = None,
     top_k: int | None = None,
+    net_benefit: bool = False,
+    thresholds_range: tuple[float, ...] | None = None,
+    by: Any = None,
     options: Options | None = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: every metric with its interval, and the tests.
@@ -228,6 +242,19 @@ def evaluate(
         instances whose actual class is among their ``top_k`` most probable, with the
         proportion's interval (``metrics["top_k_accuracy"]``), as scikit-learn's
         ``top_k_accuracy_score`` (ties: the later class in label order ranks higher).
+    net_benefit : bool, default False
+        With probabilities of the positive class: also the decision curve (``r.net_benefit``, Vickers &
+        Elkin 2006): the net benefit at threshold probabilities against treating everyone and no one, the
+        net interventions avoided per 100, the standardized net benefit, each with a percentile bootstrap
+        interval (``bootstrap`` resamples), and with ``costs`` the point that their ratio implies.
+    thresholds_range : (low, high[, step]), optional
+        The threshold probabilities of the decision curve (default 0.01 to 0.99 by 0.01); giving it asks
+        for the curve.
+    by : array-like, mapping or data frame, optional
+        A group per instance (or several columns of them: their combinations are the groups): returns a
+        :class:`~assay.evaluation.groups.GroupedEvaluation`, all the instances' evaluation and each group's
+        with these options, and the gaps between the groups (their rates tested against the rest,
+        fairlearn's disparity summaries with bootstrap intervals, each group's AUC against the rest's).
     sample_weight : array-like of shape (n,), optional
         A weight per instance, as scikit-learn's ``sample_weight``. Whole numbers are
         frequency weights: each instance counts that many times, and every interval
@@ -264,6 +291,15 @@ def evaluate(
     (1.0, 0.0)
     """
     options = options_from(options, keywords_of(locals()))
+    if by is not None:  # each group evaluated as the whole is, and the gaps between them
+        def rows_of(rows: Any, own: Options) -> Evaluation:
+            return evaluate(take_rows(y_true, rows), take_rows(y_pred, rows), y_score=take_rows(y_score, rows),
+                            y_proba=take_rows(y_proba, rows), labels=labels, positive=positive, pos_label=pos_label,
+                            score_name=score_name, allow_disjoint_labels=allow_disjoint_labels,
+                            sample_weight=take_rows(sample_weight, rows), options=own)
+
+        return evaluate_groups(by, len(np.asarray(y_true, dtype=object)) if not hasattr(y_true, "__len__")
+                               else len(y_true), options, rows_of)
     kind = "labels" if y_pred is not None and y_score is None and y_proba is None else None
     if kind:
         refuse_inapplicable(kind, [name for name in options.asked() if name != "threshold"])
@@ -276,6 +312,14 @@ def evaluate(
     top_k = None if options.top_k is None else check_top_k(options.top_k, prepared.matrix, prepared.labels)
     if pred_codes is None:  # scores that are not probabilities, and no threshold: the threshold-free analysis
         return _threshold_free(prepared, options)
+    decided = None
+    if prepared.scores is not None and options.net_benefit:  # refused here when the scores are not probabilities
+        decided = {"labels": prepared.labels, "positive": prepared.positive, "low": float(prepared.scores.min()),
+                   "high": float(prepared.scores.max()), "direction": prepared.direction}
+        ask_decision_curve(prepared.summary(), options, **decided)  # its counts share the ranking's walk
+    if prepared.scores is not None and prepared.weights is None and len(prepared.labels) == 2 \
+            and prepared.direction == "higher" and prepared.scores.min() >= 0 and prepared.scores.max() <= 1:
+        ask_calibration(prepared.summary())  # the calibration's first walk: likewise
     confidence = options.confidence
     weights = prepared.weights
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels, sample_weight=weights)
@@ -283,6 +327,10 @@ def evaluate(
     made = pred_codes if matrix_costs is not None and prepared.proba is not None and weights is None else None
     del pred_codes  # as long as the input: not kept while the rest is computed
     notes = list(prepared.notes)
+    stability = None
+    if prepared.scores is not None and isinstance(options.threshold, str):  # under the chosen threshold's note
+        stability = stability_of(options, prepared.summary(), prepared.labels, prepared.positive, prepared.direction)
+        notes.append(stability_note(stability))
     if prepared.scores is not None:  # a threshold that predicts one class, percentages (one rule for every path)
         notes += threshold_notes(used_threshold, float(prepared.scores.min()), float(prepared.scores.max()),
                                  direction=prepared.direction, predicted=cm.counts.sum(axis=0), labels=cm.labels,
@@ -290,7 +338,8 @@ def evaluate(
     if weights is not None:
         require_two_weighted_classes(cm)
         notes.append(weights_note(cm))
-    result = confusion_evaluation(cm, prepared.positive, used_threshold, options, notes)
+    result = replace(confusion_evaluation(cm, prepared.positive, used_threshold, options, notes),
+                     threshold_interval=stability)
     notes = list(result.notes)
     if top_k is not None:
         top = top_k_accuracy(prepared.matrix, prepared.true_codes, top_k, weights=weights, confidence=confidence,
@@ -313,16 +362,18 @@ def evaluate(
                                                 confidence=confidence, bootstrap=options.settings)
     probabilistic = None
     result = replace(result, direction=prepared.direction)
+    if decided is not None:
+        result = replace(result, net_benefit=decision_curve_of(prepared.summary(), options, **decided))
     if prepared.direction == "lower":
         notes.append("lower scores mean the positive class, so they are not its probabilities: no probabilistic "
                      "losses or calibration")
         return replace(result, ranking=ranking, notes=tuple(notes), held_labels=prepared.classes)
-    calibration = dict(prior=options.prior, clip=options.clip, bins=options.calibration_bins,
-                       strategy=options.calibration_strategy, confidence=confidence)
+    calibration = {"prior": options.prior, "clip": options.clip, "bins": options.calibration_bins,
+                       "strategy": options.calibration_strategy, "confidence": confidence}
     if weights is not None and prepared.proba is None and prepared.scores is not None \
             and prepared.scores.min() >= 0 and prepared.scores.max() <= 1:
         if not cm.weighted:  # frequency weights: from the counts per distinct score, exactly
-            probabilistic = analyse_score_counts(prepared.summary(), **calibration)
+            probabilistic = analyse_score_counts(prepared.summary(), **calibration, bootstrap=options.settings)
             notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
                          "and calibration")
         else:
@@ -338,7 +389,9 @@ def evaluate(
         if len(prepared.labels) == 2 and prepared.scores is not None and weights is None:
             # the positive class's probabilities: mean and weak calibration, from the ranking's summary
             probabilistic = replace(probabilistic,
-                                    hierarchy=calibration_hierarchy(prepared.summary(), confidence=confidence))
+                                    hierarchy=calibration_hierarchy(prepared.summary(), confidence=confidence),
+                                    **two_class_calibration(prepared.summary(), confidence=confidence,
+                                                            bootstrap=options.settings))
         if y_score is not None:
             notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
                          "and calibration")
@@ -402,6 +455,7 @@ def rank(
     (0.5833, [0.0, 0.0, 0.5, 1.0, 1.0])
     """
     options = options_from(options, keywords_of(locals()))
+    refuse_decision_curve(options, "in the ranking analysis", "assay.evaluate (assay report) draws it")
     prepared = prepare(y_true, y_pred=None, y_score=y_score, y_proba=y_proba, labels=labels,
                        positive=positive_class(positive, pos_label), score_name=score_name)
     if prepared.scores is None:

@@ -42,6 +42,7 @@ from assay.evaluation.costs import (
     matrix_costs_of,
     threshold_costs_of,
 )
+from assay.evaluation.decision import ask_decision_curve, decision_curve_of
 from assay.evaluation.directions import directed
 from assay.evaluation.options import Options
 from assay.evaluation.positive import choose_positive
@@ -49,8 +50,10 @@ from assay.evaluation.probabilistic import analyse_score_counts, probability_fol
 from assay.evaluation.ranking import RankingAnalysis, analyse_scores
 from assay.evaluation.regression_validation import FEW_EXACT, MANY_VALUES
 from assay.evaluation.result import Evaluation
+from assay.evaluation.threshold_stability import stability_note, stability_of
 from assay.evaluation.thresholds import chosen_threshold, resolve_threshold
 from assay.inference.bootstrap import BootstrapSettings
+from assay.inference.calibration import ask_calibration
 from assay.metrics.ranking import counts_at, threshold_counts, want
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
@@ -76,6 +79,8 @@ def threshold_free_evaluation(summary: ScoreCounts, truth: ConfusionCounts, posi
     ``direction`` is the one it was read in), the truth's own metrics (prevalence, no-information rate;
     ``truth`` is the diagonal matrix of the actual classes), and every other key of a full report, undefined
     with a note. What every engine gives for scores that are not probabilities when no threshold is asked for."""
+    decision_curve_of(summary, options, labels=truth.labels, positive=positive, low=float(summary.scores[-1]),
+                      high=float(summary.scores[0]), direction=direction)  # refused: not probabilities
     costs, deployment = label_costs(options.costs, options.prevalence, truth.labels)
     full = analyse_confusion(truth, positive=positive, confidence=options.confidence, interval=options.interval,
                              beta=options.beta, bootstrap=BootstrapSettings(resamples=100, seed=options.seed),
@@ -228,6 +233,8 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
         used, note = chosen_threshold(threshold, summary, costs=chosen_costs, prevalence=prevalence,
                                       direction=direction)
         notes.append(note)
+        stability = stability_of(options, summary, all_labels, chosen, direction)
+        notes.append(stability_note(stability))  # under the chosen threshold's note
         used = -used if lower else used
     elif threshold is None and (low_end < 0 or high_end > 1):  # not probabilities
         p = all_labels.index(chosen)
@@ -247,10 +254,16 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     notes += threshold_notes(used, low_end, high_end, direction=direction, predicted=counts.sum(axis=0),
                              labels=all_labels, positive=chosen)
     result = confusion_evaluation(ConfusionCounts(all_labels, counts), chosen, used, options, notes)
+    if isinstance(threshold, str):
+        result = replace(result, threshold_interval=stability)
     probabilities = not lower and low_end >= 0 and high_end <= 1  # not lower: the scores as given
     fold = probability_fold(summary, clip=options.clip, bins=options.calibration_bins) if probabilities else None
     if fold is not None:  # the losses share the ranking metrics' walk of the summary
         want(summary, fold)
+    if probabilities:  # and the calibration hierarchy's first walk
+        ask_calibration(summary)
+    decided = {"labels": all_labels, "positive": chosen, "low": low_end, "high": high_end, "direction": direction}
+    ask_decision_curve(summary, options, **decided)  # likewise the decision curve's counts
     ranking = ranking_of(summary, options, labels=all_labels, positive=chosen, threshold=-used if lower else used,
                          direction=direction)
     probabilistic = None
@@ -264,9 +277,10 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     elif probabilities:  # probabilities of the positive class
         probabilistic = analyse_score_counts(summary, prior=options.prior, clip=options.clip,
                                              bins=options.calibration_bins, strategy=options.calibration_strategy,
-                                             confidence=options.confidence)
+                                             confidence=options.confidence, bootstrap=options.settings)
         notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
                      "and calibration")
     else:
         notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
-    return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes))
+    return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes),
+                   net_benefit=decision_curve_of(summary, options, **decided))

@@ -39,6 +39,11 @@ from assay.evaluation.probabilistic import check_bins, check_clip, check_strateg
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.kappa import KAPPA_WEIGHTS
 from assay.inference.proportion import PROPORTION_METHODS
+from assay.metrics.decision import (
+    DEFAULT_THRESHOLDS_RANGE,
+    check_thresholds_range,
+    threshold_grid,
+)
 
 __all__ = ["Options", "options_from", "keywords_of", "NAMES", "DEFAULTS", "at_default", "THRESHOLD_CRITERIA", "DIRECTIONS",
            "AUC_INTERVALS"]
@@ -105,6 +110,9 @@ class Options:
     calibration_bins: int = 10
     calibration_strategy: str = "uniform"
     top_k: int | None = None
+    # decision curves: net benefit at threshold probabilities (low, high, step); a range asks for the curve
+    net_benefit: bool = False
+    thresholds_range: tuple[float, float, float] | None = None
     # predicted labels
     kappa_weights: str | None = None
     # engines: the memory budget of a score summary, in bytes (None: no budget)
@@ -140,6 +148,8 @@ class Options:
             calibration_bins=check_bins(self.calibration_bins),
             calibration_strategy=check_strategy(self.calibration_strategy),
             top_k=None if self.top_k is None else check_integer(self.top_k, "top_k", low=1),
+            net_benefit=bool(self.net_benefit) or self.thresholds_range is not None,
+            thresholds_range=None if self.thresholds_range is None else check_thresholds_range(self.thresholds_range),
             kappa_weights=self._kappa_weights(self.kappa_weights),
             memory=None if self.memory is None else check_integer(self.memory, "memory", low=1),
         )
@@ -167,6 +177,11 @@ class Options:
     def settings(self) -> BootstrapSettings:
         """The bootstrap's resamples and seed."""
         return BootstrapSettings(self.bootstrap, self.seed)
+
+    @property
+    def decision_thresholds(self) -> Any:
+        """The threshold probabilities of the decision curve (``thresholds_range``, else 0.01 to 0.99 by 0.01)."""
+        return threshold_grid(*(self.thresholds_range or DEFAULT_THRESHOLDS_RANGE))
 
     @property
     def threshold_costs(self) -> Costs:

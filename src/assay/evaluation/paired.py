@@ -23,20 +23,32 @@ Columns of predictions of the same rows (one per model), read a batch at a time,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
 import itertools
-from collections import deque
 import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import replace
 from itertools import combinations
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from assay.errors import InvalidInput
-from assay.evaluation.comparison import Comparison, assemble, check_names, default_names
+from assay.evaluation.comparison import (
+    Comparison,
+    assemble,
+    check_names,
+    decision_differences,
+    decision_options,
+    default_names,
+    refuse_labels_decision,
+)
 from assay.evaluation.directions import directed
-from assay.evaluation.from_summaries import evaluate_confusion_counts, evaluate_score_counts
+from assay.evaluation.from_summaries import (
+    evaluate_confusion_counts,
+    evaluate_score_counts,
+)
 from assay.evaluation.options import Options, keywords_of, options_from
 from assay.evaluation.positive import choose_positive, positive_class
 from assay.evaluation.stream import SCAN_THREADS, located, score_summaries
@@ -48,10 +60,16 @@ from assay.inference.roc_compare import paired_delong
 from assay.inputs import as_scores, encode_labels, sorted_labels
 from assay.limits import MAX_CLASSES
 from assay.metrics.confusion import accuracy
+from assay.metrics.decision import joint_bins
 from assay.metrics.ranking import threshold_counts
 from assay.summaries.confusion import ConfusionCounts
-from assay.summaries.paired import CochranTotals, JointGroups, PlacementMoments, joint_cells
-from assay.summaries.placements import WiderKeys, PlacementPass, bucket_rows, cuts
+from assay.summaries.paired import (
+    CochranTotals,
+    JointGroups,
+    PlacementMoments,
+    joint_cells,
+)
+from assay.summaries.placements import PlacementPass, WiderKeys, bucket_rows, cuts
 
 __all__ = ["compare_batches", "model_columns", "own_options", "pair_tests", "refuse_score_options", "score_pair_tests",
            "cochran_of"]
@@ -76,6 +94,8 @@ def compare_batches(
     prevalence: float | None = None,
     adjust: str = "holm",
     direction: str = "higher",
+    net_benefit: bool = False,
+    thresholds_range: tuple[float, ...] | None = None,
     memory: int | None = None,
     progress: Callable[[int], None] | None = None,
     options: Options | None = None,
@@ -156,6 +176,7 @@ def refuse_score_options(options: Options) -> None:
     if options.threshold is not None:
         raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",
                            field="threshold")
+    refuse_labels_decision(options, "")
 
 
 def _restartable(batches: Batches, *, two_passes: bool) -> Callable[[], Iterable[Any]]:
@@ -192,7 +213,8 @@ def own_options(options: Options, scores: bool) -> Options:
     """One model's options, as :func:`assay.compare` evaluates each: the threshold and the direction for
     scores, the confidence and the resampling."""
     return Options(threshold=options.threshold if scores else None, direction=options.direction if scores else
-                   "higher", confidence=options.confidence, bootstrap=options.bootstrap, seed=options.seed)
+                   "higher", confidence=options.confidence, bootstrap=options.bootstrap, seed=options.seed,
+                   **decision_options(options, scores))
 
 
 def pair_tests(groups: JointGroups | None, labels: Sequence[str], options: Options,
@@ -295,7 +317,8 @@ def _compare_scores(items: Iterable[Any], start: Callable[[], Iterable[Any]], m:
 
     def second_pass(plans: list[_Plan]) -> _SecondPass:
         ranked = [directed(summary, plan.direction, [])[0] for summary, plan in zip(summaries, plans, strict=True)]
-        return _SecondPass(lambda: counted(_items(start())), labels, chosen, plans, ranked, columns, memory)
+        return _SecondPass(lambda: counted(_items(start())), labels, chosen, plans, ranked, columns, memory,
+                           options.decision_thresholds if options.net_benefit else None)
 
     foreseen = _foreseen(summaries, options)
     passes = [] if foreseen is None else [second_pass(foreseen)]  # read again beside the reports
@@ -321,8 +344,11 @@ def _compare_scores(items: Iterable[Any], start: Callable[[], Iterable[Any]], m:
     finally:
         for p in passes:
             p.close()
-    return assemble(names, reports, score_pair_tests(moments, second.groups, labels, options),
-                    cochran_of(second.cochran), [r.direction for r in reports], options, adjust)
+    result = assemble(names, reports, score_pair_tests(moments, second.groups, labels, options),
+                      cochran_of(second.cochran), [r.direction for r in reports], options, adjust)
+    if second.decision is None:
+        return result
+    return replace(result, net_benefit_differences=decision_differences(names, second.decision, options))
 
 
 def cochran_of(totals: CochranTotals | None) -> Any:
@@ -381,8 +407,11 @@ class _SecondPass:
     8-byte keys, should a model's scores read as float32 hold a value no float32 equals further on."""
 
     def __init__(self, start: Callable[[], Iterable[Any]], labels: tuple[str, ...], chosen: str, plans: list[_Plan],
-                 ranked: list[Any], columns: Mapping[str, str], memory: int | None) -> None:
+                 ranked: list[Any], columns: Mapping[str, str], memory: int | None,
+                 thresholds: np.ndarray | None = None) -> None:
         self.started, self.labels, self.chosen, self.plans = start, labels, chosen, plans
+        self.thresholds = thresholds  # the decision curves' threshold probabilities, when asked for
+        self.decision: list[np.ndarray] | None = None  # each pair's joint counts (metrics.decision.joint_bins)
         self.ranked, self.columns, self.memory = ranked, columns, memory
         self.m = len(plans)
         self.rows = bucket_rows(memory, SCAN_THREADS, int(ranked[0].n_positive + ranked[0].n_negative))
@@ -433,6 +462,8 @@ class _SecondPass:
         pairs = list(combinations(range(m), 2))
         groups = [JointGroups() for _ in pairs] if thresholded else None
         cochran = CochranTotals(m) if thresholded and m > 2 else None
+        grid = self.thresholds
+        decision = None if grid is None else [np.zeros(2 * (len(grid) + 1) ** 2) for _ in pairs]
 
         def decoded(item: tuple[Any, ...]) -> tuple[np.ndarray, list[np.ndarray]]:
             part, first_row, y_true, given = item
@@ -446,9 +477,10 @@ class _SecondPass:
                 raise located(e, part, first_row, self.columns) from None
             return truth, scores
 
-        def prepared(truth: np.ndarray, scores: list[np.ndarray]) -> tuple[int, Any, Any, Any]:
+        def prepared(truth: np.ndarray, scores: list[np.ndarray]) -> tuple[int, Any, Any, Any, Any]:
             keyed = placements.keyed(truth == p, scores)
             cells = correct = None
+            joint = None if grid is None else [joint_bins(truth == p, scores[i], scores[j], grid) for i, j in pairs]
             if thresholded:
                 preds = []
                 for s, plan in zip(scores, plans, strict=True):
@@ -457,14 +489,17 @@ class _SecondPass:
                 cells = [joint_cells(len(labels), truth, preds[i], preds[j]) for i, j in pairs]
                 if cochran is not None:
                     correct = np.column_stack([pred == truth for pred in preds])
-            return len(truth), keyed, cells, correct
+            return len(truth), keyed, cells, correct, joint
 
         row = 0
 
-        def take(result: tuple[int, Any, Any, Any]) -> None:
+        def take(result: tuple[int, Any, Any, Any, Any]) -> None:
             nonlocal row
-            n, keyed, cells, correct = result
+            n, keyed, cells, correct, joint = result
             placements.add(keyed)
+            if decision is not None:
+                for total, counts in zip(decision, joint, strict=True):
+                    total += counts
             if groups is not None:
                 for g, c in zip(groups, cells, strict=True):
                     g.add_cells(labels, *c, row)
@@ -500,7 +535,7 @@ class _SecondPass:
             for future in pending:
                 future.cancel()
             wait(pending)
-        self.groups, self.cochran = groups, cochran
+        self.groups, self.cochran, self.decision = groups, cochran, decision
 
     def moments(self, aucs: list[float]) -> PlacementMoments:
         """The placements' moments about the models' AUCs, the buckets worked model after model."""

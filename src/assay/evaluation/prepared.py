@@ -182,7 +182,16 @@ class Prepared:
         return None
 
     def summary(self) -> ScoreCounts:
-        """The counts per distinct score (whole-number weights: counts; other weights: their totals)."""
+        """The counts per distinct score (whole-number weights: counts; other weights: their totals), made
+        once (a sort of the scores) and kept: every analysis of these predictions reads the same summary, so
+        the folds asked ahead of its walk (:func:`assay.metrics.ranking.want`) share one walk."""
+        made = self.__dict__.get("_summary")
+        if made is None:
+            made = self._summary_made()
+            self.__dict__["_summary"] = made
+        return made
+
+    def _summary_made(self) -> ScoreCounts:
         p = self.labels.index(self.positive)
         labels = (self.labels[1 - p], self.positive)
         scores = -self.scores if self.direction == "lower" else self.scores  # the summary ranks higher first

@@ -32,7 +32,14 @@ import numpy as np
 
 from assay.checks import check_choice, check_confidence, check_integer, check_number
 from assay.errors import InvalidInput
+from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.calibration import CalibrationHierarchy, calibration_hierarchy
+from assay.inference.calibration_curve import (
+    BrierDecomposition,
+    CalibrationCurve,
+    brier_decomposition,
+    calibration_curve,
+)
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inference.means import Range, delta_ratio_interval, normal_mean_interval
 from assay.inference.proportion import proportion_bounds
@@ -72,6 +79,7 @@ __all__ = [
     "analyse_probabilities",
     "probability_fold",
     "analyse_summary",
+    "two_class_calibration",
     "calibration_table",
     "quantile_calibration_table",
     "quantile_table_of_counts",
@@ -193,6 +201,8 @@ class ProbabilisticAnalysis:
     calibration: CalibrationTable
     summary: ProbabilitySummary
     hierarchy: CalibrationHierarchy | None = None  # two-class scores: mean and weak calibration, Spiegelhalter
+    moderate: CalibrationCurve | None = None  # two-class scores: the lowess curve of rms::val.prob, E-statistics
+    brier_decomposition: BrierDecomposition | None = None  # two-class scores: Murphy's partition, scaled Brier
 
     @property
     def estimates(self) -> dict[str, Estimate]:
@@ -208,6 +218,10 @@ class ProbabilisticAnalysis:
         out["calibration"] = self.calibration.to_dict()
         if self.hierarchy is not None:
             out["calibration_hierarchy"] = self.hierarchy.to_dict()
+        if self.moderate is not None:
+            out["calibration_curve"] = self.moderate.to_dict()
+        if self.brier_decomposition is not None:
+            out["brier_decomposition"] = self.brier_decomposition.to_dict()
         return out
 
 
@@ -596,6 +610,7 @@ def analyse_score_counts(
     strategy: CalibrationStrategy = "uniform",
     confidence: float = 0.95,
     rows_at_a_time: int = 1 << 20,
+    bootstrap: BootstrapSettings | None = BootstrapSettings(),
 ) -> ProbabilisticAnalysis:
     """The probabilistic analysis of two-class scores in [0, 1] from their per-distinct-score counts.
     The scores are the probabilities of the positive class (``summary.labels[1]``).
@@ -607,7 +622,8 @@ def analyse_score_counts(
 
     With ``strategy="quantile"`` the reliability table is :func:`quantile_table_of_counts`. The mean and weak
     calibration and Spiegelhalter's test (:func:`assay.inference.calibration.calibration_hierarchy`) are walked
-    from the same summary.
+    from the same summary; so are the moderate calibration (:func:`two_class_calibration`: the lowess curve of
+    rms::val.prob, its E-statistics and their band from ``bootstrap``) and the Brier decomposition.
     """
     confidence = check_confidence(confidence)
     clip = check_clip(clip)
@@ -628,7 +644,17 @@ def analyse_score_counts(
     analysis = analyse_summary(total, prior=prior, confidence=confidence)
     if strategy == "quantile":
         analysis = replace(analysis, calibration=quantile_table_of_counts(summary, bins=bins, confidence=confidence))
-    return replace(analysis, hierarchy=calibration_hierarchy(summary, confidence=confidence))
+    return replace(analysis, hierarchy=calibration_hierarchy(summary, confidence=confidence),
+                   **two_class_calibration(summary, confidence=confidence, bootstrap=bootstrap))
+
+
+def two_class_calibration(summary: Any, *, confidence: float = 0.95,
+                          bootstrap: BootstrapSettings | None = BootstrapSettings()) -> dict[str, Any]:
+    """The moderate calibration (:func:`assay.inference.calibration_curve.calibration_curve`) and the Brier
+    decomposition of a two-class score summary's probabilities, as the fields ``moderate`` and
+    ``brier_decomposition`` of a :class:`ProbabilisticAnalysis` (``replace(analysis, **these)``)."""
+    return {"moderate": calibration_curve(summary, confidence=confidence, bootstrap=bootstrap),
+            "brier_decomposition": brier_decomposition(summary)}
 
 
 def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float = 0.95) -> CalibrationTable:

@@ -96,6 +96,8 @@ class Evaluation(Displayable):
     class_totals: tuple[Any, ...] = ()  # without a confusion matrix: the labels and instances of each class
     direction: str = "higher"  # "lower": predicted positive iff score <= threshold
     cost_decisions: dict[str, Any] | None = None  # with a cost matrix and probabilities: the Bayes decisions
+    net_benefit: Any = None  # asked for (net_benefit=True): the decision curve (assay.inference.decision)
+    threshold_interval: Any = None  # a threshold chosen by a criterion: its bootstrap interval (ThresholdStability)
 
     # convenient views ---------------------------------------------------------
 
@@ -179,6 +181,8 @@ class Evaluation(Displayable):
             "labels": list(self.labels),
             "positive": self.positive,
             "threshold": finite_or_none(self.threshold),
+            **({"threshold_interval": self.threshold_interval.to_dict()} if self.threshold_interval is not None
+               else {}),
             "confidence": self.confidence,
             "confusion": self.analysis.matrices,
             "metrics": {name: e.to_dict() for name, e in self.metrics.items()},
@@ -190,6 +194,7 @@ class Evaluation(Displayable):
             "ranking": self.ranking.to_dict() if self.ranking is not None else None,
             "probabilistic": self.probabilistic.to_dict() if self.probabilistic is not None else None,
             **({"cost_decisions": self.cost_decisions} if self.cost_decisions is not None else {}),
+            **({"net_benefit": self.net_benefit.to_dict()} if self.net_benefit is not None else {}),
             "tests": {name: self._test_dict(name, t) for name, t in self.tests.items()},
             "intervals": {
                 "proportion": self.interval,

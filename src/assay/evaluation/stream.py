@@ -96,6 +96,8 @@ def evaluate_batches(
     roc_bins: int | None = None,
     memory: int | None = None,
     allow_disjoint_labels: bool = False,
+    net_benefit: bool = False,
+    thresholds_range: tuple[float, ...] | None = None,
     options: Options | None = None,
 ) -> Evaluation:
     """Evaluate predictions given as batches of (truth, prediction) columns.

@@ -21,7 +21,8 @@ from assay.metrics.ranking import (
 )
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["ThresholdChoice", "choice_of", "choices_of", "DEFAULT_THRESHOLD", "THRESHOLD_CRITERIA", "chosen_threshold", "resolve_threshold"]
+__all__ = ["ThresholdChoice", "choice_of", "choices_of", "DEFAULT_THRESHOLD", "THRESHOLD_CRITERIA", "chosen_threshold",
+           "resolve_threshold", "ThresholdCriterion", "threshold_criterion"]
 
 
 DEFAULT_THRESHOLD = 0.5
@@ -33,26 +34,46 @@ def chosen_threshold(criterion: str, summary: ScoreCounts, *, costs: Any = None,
     """The threshold a criterion picks on the ROC curve of a score summary, and the note that says it is
     optimistic. ``cost``: the least expected cost per instance with ``costs`` (default: both errors
     cost 1) at ``prevalence`` (default: the data's)."""
+    tc = threshold_counts(summary)
+    criterion_of = threshold_criterion(criterion, tc, costs=costs, prevalence=prevalence)
+    choice = choice_of(criterion_of.name, tc, criterion_of.objective, best=criterion_of.best)
+    shown = -choice.threshold if direction == "lower" else choice.threshold
+    return float(choice.threshold), (f"threshold {shown:.6g} chosen by {criterion_of.what} on these same data: the "
+                                     "metrics at it are optimistic (choose it on other data to estimate them "
+                                     "fairly)")
+
+
+@dataclass(frozen=True)
+class ThresholdCriterion:
+    """A criterion of :data:`THRESHOLD_CRITERIA` as the ROC curve is searched with it: the name of its
+    :class:`ThresholdChoice`, ``objective(fpr, tpr)`` (elementwise, any shape), whether its ``best`` is the
+    "max" or the "min", and ``what`` it is in words."""
+    name: str
+    objective: Any
+    best: Literal["max", "min"]
+    what: str
+
+
+def threshold_criterion(criterion: str, tc: ThresholdCounts, *, costs: Any = None,
+                        prevalence: float | None = None) -> ThresholdCriterion:
+    """The objective of a criterion (``youden``, ``closest`` or ``cost``), defined once for the choice on
+    the data (:func:`chosen_threshold`) and for its re-choice in each bootstrap resample
+    (:mod:`assay.evaluation.threshold_stability`). ``cost``: ``costs`` (default: both errors cost 1) at
+    ``prevalence`` (default: the share of positives in ``tc``)."""
     if criterion not in THRESHOLD_CRITERIA:
         raise InvalidInput(f"{criterion!r} is neither a number nor one of {list(THRESHOLD_CRITERIA)}",
                            field="threshold")
-    tc = threshold_counts(summary)
     what = THRESHOLD_CRITERIA[criterion]
     if criterion == "youden":
-        choice = choice_of("youden", tc, lambda fpr, tpr: tpr - fpr, best="max")
-    elif criterion == "closest":
-        choice = choice_of("closest_to_corner", tc, lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), best="min")
-    else:
-        c = costs if isinstance(costs, Costs) else as_costs(costs)  # Costs: a cost matrix's cells, as they are
-        pi = prevalence
-        if pi is None:
-            pi = float(tc.n_positive) / (float(tc.n_positive) + float(tc.n_negative))
-        choice = choice_of("min_expected_cost", tc, lambda fpr, tpr: cost_at(c, pi, fpr, tpr), best="min")
-        what += f" (false positive {c.fp:g}, false negative {c.fn:g}; positives {pi:.4g})"
-    shown = -choice.threshold if direction == "lower" else choice.threshold
-    return float(choice.threshold), (f"threshold {shown:.6g} chosen by {what} on these same data: the "
-                                     "metrics at it are optimistic (choose it on other data to estimate them "
-                                     "fairly)")
+        return ThresholdCriterion("youden", lambda fpr, tpr: tpr - fpr, "max", what)
+    if criterion == "closest":
+        return ThresholdCriterion("closest_to_corner", lambda fpr, tpr: np.hypot(fpr, 1.0 - tpr), "min", what)
+    c = costs if isinstance(costs, Costs) else as_costs(costs)  # Costs: a cost matrix's cells, as they are
+    pi = prevalence
+    if pi is None:
+        pi = float(tc.n_positive) / (float(tc.n_positive) + float(tc.n_negative))
+    return ThresholdCriterion("min_expected_cost", lambda fpr, tpr: cost_at(c, pi, fpr, tpr), "min",
+                              what + f" (false positive {c.fp:g}, false negative {c.fn:g}; positives {pi:.4g})")
 
 
 def resolve_threshold(threshold: float | None, scores: np.ndarray) -> float:

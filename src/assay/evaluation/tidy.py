@@ -11,6 +11,7 @@ apart by what it holds (an Evaluation its ``analysis``, a ranking its ``roc_auc`
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -63,7 +64,23 @@ def estimate_rows(result: Any) -> list[dict[str, Any]]:
         for name in ("quadratic_loss", "absolute_loss", "information_loss_bits", "brier", "log_loss",
                      "relative_quadratic_loss", "relative_absolute_loss", "relative_information_loss"):
             rows.append(_row("probabilistic", name, None, getattr(p, name)))
+    d = getattr(result, "net_benefit", None)
+    if d is not None:  # the decision curve: a row per threshold probability and statistic
+        for name, values in (("net_benefit", d.model), ("interventions_avoided_per_100", d.avoided),
+                             ("standardized_net_benefit", d.standardized), ("advantage", d.advantage)):
+            band = d.interval({"net_benefit": "model", "interventions_avoided_per_100": "avoided",
+                               "standardized_net_benefit": "standardized"}.get(name, name))
+            for i, t in enumerate(d.thresholds):
+                rows.append({"section": "net_benefit", "metric": name, "group": f"pt={t:.12g}",
+                             "value": _finite(values[i]), "low": None if band is None else _finite(band[0][i]),
+                             "high": None if band is None else _finite(band[1][i]),
+                             "method": "bootstrap" if band is not None else None, "note": d.interval_note})
     return rows
+
+
+def _finite(value: Any) -> float | None:
+    value = float(value)
+    return value if math.isfinite(value) else None
 
 
 def _test_rows(models: list[str], name: str, test: dict[str, Any]) -> list[dict[str, Any]]:

@@ -27,6 +27,7 @@ from assay.errors import InvalidInput
 from assay.evaluation import display
 from assay.evaluation.comparison import roc_space
 from assay.evaluation.costs import cost_decisions, matrix_costs_of
+from assay.evaluation.decision import refuse_decision_curve
 from assay.evaluation.display import DisplayableModels
 from assay.evaluation.evaluate import evaluate
 from assay.evaluation.options import Options, keywords_of, options_from
@@ -522,6 +523,8 @@ def validate(
 
 
     options = options_from(options, keywords_of(locals()))
+    refuse_decision_curve(options, "in a validation", "give the out-of-fold probabilities to assay.evaluate "
+                          "(assay report --net-benefit)")
     confidence, bootstrap, seed = options.confidence, options.bootstrap, options.seed
     costs, prevalence, cost_matrix = options.costs, options.prevalence, options.cost_matrix
     _check_adjust(adjust)

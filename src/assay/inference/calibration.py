@@ -15,11 +15,27 @@ The probabilities p of the positive class are checked against the outcomes y:
   S:z, S:p), over every instance.
 
 As in val.prob, an instance whose p is 0 or 1 (an infinite logit) is left out of the two logistic models (and
-counted: ``excluded``); O/E and Spiegelhalter's z take every instance. The models are fitted by Newton's method
-from (0, 1) (val.prob's start), each step one walk of the score summary (:mod:`assay.summaries.walk`: the sums
-of each piece of distinct scores, each weighted by its instances), so the same code runs in memory, on a summary
-spilled to disk and on Spark's executors. Where the classes are separated by the scores (no finite maximum
-likelihood), the models are undefined and say so.
+counted: ``excluded``); O/E and Spiegelhalter's z take every instance.
+
+The models are fitted in a few walks of the score summary (:mod:`assay.summaries.walk`: the sums of each piece of
+distinct scores, each weighted by its instances), so the same code runs in memory, on a summary spilled to disk
+and on Spark's executors:
+
+1. one walk (:class:`CalibrationStartFold`, which can share the report's ranking walk: :func:`ask_calibration`)
+   gives O/E's and Spiegelhalter's sums, the deviance at a = 0, b = 1 (the log loss), the extremes of p in each
+   class, and the instances in ``START_BINS`` bins of logit(p), 0.01 wide, with the first three moments of
+   logit(p) in each bin;
+2. both models are fitted, in memory, to the bins, each bin stood for by two points that keep its instances'
+   mean, variance and skewness of logit(p) (the two-point distribution with these moments): the start, within
+   about 1e-11 of the exact estimates (the error is of the order of the bins' fourth moments);
+3. Newton's method from that start (from (0, 1), val.prob's start, if the binned fit fails), each step of both
+   models one walk (:class:`LogisticFold`), halving a step that raises the deviance, until a step is at most
+   ``TOLERANCE`` (1e-10) of the estimates: typically one walk, at times two. The last walk also gives the
+   information matrix and the deviance (less the last step's gain, by Newton's quadratic model).
+
+Where the classes are separated by the scores (no finite maximum likelihood: the greatest p of one class is at
+most the least of the other, known from the first walk), or the fit does not converge, the models are undefined
+and say so.
 
 References
 ----------
@@ -32,6 +48,7 @@ Harrell FE. rms: Regression Modeling Strategies, ``val.prob``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,9 +56,10 @@ import numpy as np
 
 from assay.inference.distributions import chi2_sf, critical_z, normal_two_sided_p
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
-from assay.metrics.ranking import walk_summary
+from assay.metrics.ranking import walk_summary, want
 
-__all__ = ["ON_DISK", "CalibrationHierarchy", "CalibrationSumsFold", "LogisticFold", "calibration_hierarchy"]
+__all__ = ["CalibrationHierarchy", "CalibrationStart", "CalibrationStartFold", "CalibrationSumsFold", "LogisticFold",
+           "ask_calibration", "calibration_hierarchy"]
 
 MAX_STEPS = 50
 """Newton steps at most (a fit that has not converged by then is reported undefined)."""
@@ -49,41 +67,84 @@ MAX_STEPS = 50
 LARGEST_SLOPE = 1e6
 """A recalibration slope beyond this is taken as the scores separating the classes (no finite fit)."""
 
+TOLERANCE = 1e-10
+"""Newton's method stops at a step of at most this, relative to the estimates (at least 1)."""
 
-ON_DISK = ("not computed: the summary is kept on disk or on Spark's executors, and each step of the logistic fits "
-           "would walk it again (not yet)")
-"""Why a summary beyond memory gets no calibration intercept, slope or tests (yet)."""
+START_BINS = 4096
+"""Bins of logit(p) of the first walk, uniform over ``[-START_RANGE, START_RANGE]`` (the end bins take what is
+beyond): 0.01 wide."""
+
+START_RANGE = 20.48
+"""Half the span of the bins of logit(p): p from 1.3e-9 to 1 − 1.3e-9."""
+
+BLOCK = 1 << 17
+"""Entries of a piece worked on at a time (a walk's piece in memory or on disk is as long; a range of Spark's
+executors is one piece, however long): the temporaries stay about 1 MiB each."""
 
 
-def _logit(s: np.ndarray) -> np.ndarray:
-    return np.log(s) - np.log1p(-s)
+def _blocks(p: Any) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]]:
+    """A piece's scores and instances of each class (as floats), ``BLOCK`` entries at a time, with which scores
+    are within (0, 1) (None: all of them)."""
+    for start in range(0, len(p.scores), BLOCK):
+        s = np.asarray(p.scores[start:start + BLOCK], dtype=np.float64)
+        w1 = np.asarray(p.positives[start:start + BLOCK], dtype=np.float64)
+        w0 = np.asarray(p.negatives[start:start + BLOCK], dtype=np.float64)
+        inside = (s > 0.0) & (s < 1.0)
+        yield s, w1, w0, (None if inside.all() else inside)
+
+
+def _logistic_sums(x: np.ndarray, xx: np.ndarray, w1: np.ndarray, n: np.ndarray, a: float, b: float) -> np.ndarray:
+    """[g_a, g_b, H_aa, H_ab, H_bb, deviance] of logit P(y = 1) = a + b·x over points x (xx = x²) with w1 events
+    among n instances each."""
+    eta = x * b
+    eta += a
+    e = np.abs(eta)
+    np.negative(e, out=e)
+    np.exp(e, out=e)  # exp(-|η|): no overflow; μ = 1/(1 + e) above 0, e/(1 + e) below
+    inv = e + 1.0
+    np.reciprocal(inv, out=inv)
+    e *= inv  # e/(1 + e)
+    fitted = np.where(eta >= 0.0, inv, e)
+    fitted *= n  # n·μ
+    e *= inv
+    e *= n  # n·μ(1 − μ)
+    np.log(inv, out=inv)  # −log(1 + e): log(1 + exp(η)) = max(η, 0) + log(1 + e)
+    events_eta = w1 @ eta
+    np.maximum(eta, 0.0, out=eta)
+    deviance = 2.0 * (n @ eta - n @ inv - events_eta)  # Σ n·log(1 + exp(η)) − y·η
+    return np.array([w1.sum() - fitted.sum(), w1 @ x - fitted @ x, e.sum(), e @ x, e @ xx, deviance])
 
 
 @dataclass(frozen=True)
 class LogisticFold:
     """The score (gradient), the information matrix and the deviance of the logistic recalibration
     logit P(y = 1) = a + b·logit(p) at (a, b), over the instances whose p is within (0, 1), as a fold of one walk
-    of a two-class score summary. The result: [g_a, g_b, H_aa, H_ab, H_bb, deviance]."""
+    of a two-class score summary. The result: [g_a, g_b, H_aa, H_ab, H_bb, deviance]; with ``more`` points
+    ((a, b) pairs), an array of one such row for (a, b) and then each of them (one logit(p) for all)."""
 
     a: float
     b: float
+    more: tuple[tuple[float, float], ...] = ()
     columns = ("scores", "positives", "negatives")
 
     def piece(self, p: Any) -> np.ndarray:
-        s = np.asarray(p.scores, dtype=np.float64)
-        inside = (s > 0.0) & (s < 1.0)
-        x = _logit(s[inside])
-        w1 = np.asarray(p.positives, dtype=np.float64)[inside]
-        w0 = np.asarray(p.negatives, dtype=np.float64)[inside]
-        eta = self.a + self.b * x
-        mu = 0.5 * (1.0 + np.tanh(0.5 * eta))  # the logistic function, no overflow
-        residual = w1 - (w1 + w0) * mu
-        v = (w1 + w0) * mu * (1.0 - mu)
-        deviance = 2.0 * (w1 @ np.logaddexp(0.0, -eta) + w0 @ np.logaddexp(0.0, eta))
-        return np.array([residual.sum(), residual @ x, v.sum(), v @ x, v @ (x * x), deviance])
+        points = ((self.a, self.b), *self.more)
+        out = np.zeros((len(points), 6))
+        for s, w1, w0, inside in _blocks(p):
+            if inside is not None:
+                s, w1, w0 = s[inside], w1[inside], w0[inside]
+            x = 1.0 - s
+            np.divide(s, x, out=x)
+            np.log(x, out=x)  # logit(p)
+            xx, n = x * x, w1 + w0
+            for row, (a, b) in zip(out, points):
+                row += _logistic_sums(x, xx, w1, n, a, b)
+        return out[0] if not self.more else out
 
     def combine(self, partials: list[np.ndarray], look: Any) -> np.ndarray:
-        return np.sum(partials, axis=0) if partials else np.zeros(6)
+        if partials:
+            return np.sum(partials, axis=0)
+        return np.zeros(6) if not self.more else np.zeros((1 + len(self.more), 6))
 
 
 @dataclass(frozen=True)
@@ -105,6 +166,101 @@ class CalibrationSumsFold:
 
     def combine(self, partials: list[np.ndarray], look: Any) -> np.ndarray:
         return np.sum(partials, axis=0) if partials else np.zeros(6)
+
+
+@dataclass(frozen=True)
+class CalibrationStart:
+    """What the first walk gives (:class:`CalibrationStartFold`): ``sums`` as :class:`CalibrationSumsFold`'s;
+    over the instances with p within (0, 1), ``fixed`` = [deviance at a = 0, b = 1, events, Σ y·logit(p),
+    non-events], ``extremes`` = [least and greatest p of the events, of the non-events] (±inf where none),
+    and ``moments``: per bin of logit(p) (rows), the instances and the sums of d, d², d³, d = logit(p) − the bin's
+    centre."""
+
+    sums: np.ndarray
+    fixed: np.ndarray
+    extremes: np.ndarray
+    moments: np.ndarray
+
+
+@dataclass(frozen=True)
+class CalibrationStartFold:
+    """The first walk of :func:`calibration_hierarchy` (see the module): a :class:`CalibrationStart`."""
+
+    bins: int = START_BINS
+    columns = ("scores", "positives", "negatives")
+
+    def piece(self, p: Any) -> CalibrationStart:
+        sums, fixed = np.zeros(6), np.zeros(4)
+        extremes = np.array([np.inf, -np.inf, np.inf, -np.inf])
+        moments = np.zeros((self.bins, 4))
+        for s, w1, w0, inside in _blocks(p):
+            self._block(s, w1, w0, inside, sums, fixed, extremes, moments)
+        return CalibrationStart(sums, fixed, extremes, moments)
+
+    def _block(self, s: np.ndarray, w1: np.ndarray, w0: np.ndarray, inside: np.ndarray | None, sums: np.ndarray,
+               fixed: np.ndarray, extremes: np.ndarray, moments: np.ndarray) -> None:
+        """Add a block's sums, extremes and moments to the piece's."""
+        n = w1 + w0
+        tilt = 1.0 - 2.0 * s
+        residual = n * s
+        expected = residual.sum()
+        np.subtract(w1, residual, out=residual)  # y − p
+        spread = 1.0 - s
+        spread *= s
+        spread *= tilt
+        spread *= tilt  # (1 − 2p)² p (1 − p)
+        sums += [n.sum(), w1.sum(), expected, residual @ tilt, n @ spread,
+                 0.0 if inside is None else n[~inside].sum()]
+        if inside is not None:
+            s, w1, w0, n = s[inside], w1[inside], w0[inside], n[inside]
+        if not len(s):
+            return
+        log_s, log_1s = np.log(s), np.log(1.0 - s)  # log(1 − p) to 1.2e-16 (absolute), as log1p but faster
+        x = log_s - log_1s
+        fixed += [-2.0 * (w1 @ log_s + w0 @ log_1s), w1.sum(), w1 @ x, w0.sum()]
+        ordered = bool(np.all(s[1:] < s[:-1]))  # decreasing, as a summary's
+        for i, w in ((0, w1), (2, w0)):  # the classes' extremes of p (logit(p) is increasing in p: the same order)
+            held = w > 0
+            if ordered and held.any():  # the least is the last held, the greatest the first
+                low, high = s[len(s) - 1 - np.argmax(held[::-1])], s[np.argmax(held)]
+            else:
+                low, high = np.where(held, s, np.inf).min(), np.where(held, s, -np.inf).max()
+            extremes[i], extremes[i + 1] = min(extremes[i], low), max(extremes[i + 1], high)
+        width = 2.0 * START_RANGE / self.bins
+        k = x + START_RANGE
+        k *= 1.0 / width
+        np.floor(k, out=k)
+        np.clip(k, 0, self.bins - 1, out=k)
+        d = k + 0.5
+        d *= width
+        d -= START_RANGE
+        np.subtract(x, d, out=d)  # logit(p) − its bin's centre
+        k = k.astype(np.intp)
+        nd = n * d
+        nd2 = nd * d
+        d *= nd2
+        columns = (n, nd, nd2, d)
+        if np.all(k[1:] <= k[:-1]):  # scores in decreasing order (a summary's): each bin is a run
+            starts = np.flatnonzero(np.concatenate(([True], k[1:] != k[:-1])))
+            moments[k[starts]] += np.stack([np.add.reduceat(c, starts) for c in columns], axis=1)
+        else:
+            moments += np.stack([np.bincount(k, weights=c, minlength=self.bins) for c in columns], axis=1)
+
+    def combine(self, partials: list[CalibrationStart], look: Any) -> CalibrationStart:
+        if not partials:
+            return CalibrationStart(np.zeros(6), np.zeros(4), np.array([np.inf, -np.inf, np.inf, -np.inf]),
+                                    np.zeros((self.bins, 4)))
+        extremes = np.array([e.extremes for e in partials])
+        return CalibrationStart(np.sum([e.sums for e in partials], axis=0), np.sum([e.fixed for e in partials], axis=0),
+                                np.array([extremes[:, 0].min(), extremes[:, 1].max(), extremes[:, 2].min(),
+                                          extremes[:, 3].max()]),
+                                np.sum([e.moments for e in partials], axis=0))
+
+
+def ask_calibration(summary: Any) -> None:
+    """Ask the first walk of :func:`calibration_hierarchy` of the summary's next walk
+    (:func:`assay.metrics.ranking.want`), so that it shares the ranking metrics' walk."""
+    want(summary, CalibrationStartFold())
 
 
 @dataclass(frozen=True)
@@ -181,40 +337,135 @@ class CalibrationHierarchy:
         }
 
 
-def _fit(summary: Any, slope_free: bool, start: tuple[float, float] = (0.0, 1.0)
-         ) -> tuple[float, float, np.ndarray] | None:
-    """Newton's method for (a, b) (or a alone, b = 1) from ``start``: the estimates and the information matrix at
-    them (None when it does not converge: classes separated by the scores)."""
-    a, b = start
-    deviance = math.inf
-    step_taken = np.zeros(2)
-    for _ in range(MAX_STEPS):
-        g0, g1, h00, h01, h11, dev = walk_summary(summary, [LogisticFold(a, b)])[0]
-        if not math.isfinite(dev):
+def _two_points(moments: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """Points and weights standing for the binned instances: in each bin, the two-point distribution with the
+    bin's instances, mean, variance and third central moment of logit(p)."""
+    width = 2.0 * START_RANGE / bins
+    kept = moments[:, 0] > 0
+    n, s1, s2, s3 = moments[kept].T
+    centre = -START_RANGE + (np.flatnonzero(kept) + 0.5) * width
+    mean = s1 / n
+    var = np.maximum(s2 / n - mean * mean, 0.0)
+    third = s3 / n - 3.0 * mean * (s2 / n) + 2.0 * mean ** 3
+    sd = np.sqrt(var)
+    spread = sd > 1e-9 * np.maximum(1.0, np.abs(centre))
+    skew = np.where(spread, third / np.where(spread, sd ** 3, 1.0), 0.0)
+    root = np.sqrt(skew * skew + 4.0)
+    low, high = (skew - root) / 2.0, (skew + root) / 2.0  # standardized points: mean 0, variance 1, skewness
+    x = np.concatenate([centre + mean + sd * low, centre + mean + sd * high])
+    w = np.concatenate([n * high / root, -n * low / root])
+    return x, w
+
+
+def _binned_fit(start: CalibrationStart, bins: int, slope_free: bool) -> tuple[float, float] | None:
+    """Newton's method from (0, 1) on the binned instances (:func:`_two_points`) with the exact events and
+    Σ y·logit(p): a start near the exact estimates (None where it fails)."""
+    x, w = _two_points(start.moments, bins)
+    events, events_x = start.fixed[1], start.fixed[2]
+    a, b = 0.0, 1.0
+    objective, step = math.inf, np.zeros(2)
+    for _ in range(100):
+        eta = a + b * x
+        e = np.exp(-np.abs(eta))
+        inv = 1.0 / (1.0 + e)
+        mu = np.where(eta >= 0.0, inv, e * inv)
+        v = w * e * inv * inv
+        value = w @ (np.maximum(eta, 0.0) + np.log1p(e)) - a * events - b * events_x  # − log-likelihood
+        if not math.isfinite(value):
             return None
+        if value > objective + 1e-12 * max(1.0, abs(objective)):
+            a, b = a - step[0] / 2, b - step[1] / 2
+            step = step / 2
+            continue
+        objective = value
+        fitted = w @ mu
+        g = np.array([events - fitted, events_x - (w * mu) @ x])
         if slope_free:
-            info = np.array([[h00, h01], [h01, h11]])
+            info = np.array([[v.sum(), v @ x], [v @ x, v @ (x * x)]])
             try:
-                step = np.linalg.solve(info, np.array([g0, g1]))
+                step = np.linalg.solve(info, g)
             except np.linalg.LinAlgError:
                 return None
         else:
-            if h00 <= 0:
+            h = v.sum()
+            if not h > 0:
                 return None
-            step = np.array([g0 / h00, 0.0])
-        if dev > deviance + 1e-9 * max(1.0, abs(deviance)):  # a step too long: halved
-            a, b = a - step_taken[0] / 2, b - step_taken[1] / 2
-            step_taken = step_taken / 2
-            continue
-        deviance = dev
-        a, b = a + step[0], b + step[1]
-        step_taken = step
-        if abs(b) > LARGEST_SLOPE or abs(a) > LARGEST_SLOPE:
+            step = np.array([g[0] / h, 0.0])
+        if not np.all(np.isfinite(step)):
             return None
-        if np.max(np.abs(step)) <= 1e-10 * max(1.0, abs(a), abs(b)):
-            g0, g1, h00, h01, h11, _ = walk_summary(summary, [LogisticFold(a, b)])[0]
-            return a, b, np.array([[h00, h01], [h01, h11]])
+        a, b = a + step[0], b + step[1]
+        if abs(a) > LARGEST_SLOPE or abs(b) > LARGEST_SLOPE:
+            return None
+        if np.max(np.abs(step)) <= 1e-13 * max(1.0, abs(a), abs(b)):
+            return a, b
     return None
+
+
+class _Newton:
+    """Newton's method for (a, b) (or a alone, b = 1) from ``start``, fed the gradient, information and deviance
+    at ``point`` by one walk a step: ``done`` with the estimates, the information matrix and the deviance at
+    them, or ``failed`` (classes separated by the scores, or no convergence in ``MAX_STEPS``)."""
+
+    def __init__(self, start: tuple[float, float], slope_free: bool) -> None:
+        self.point = start
+        self.slope_free = slope_free
+        self.deviance = math.inf
+        self.step_taken = np.zeros(2)
+        self.steps = 0
+        self.done: tuple[float, float, np.ndarray, float] | None = None
+        self.failed = False
+
+    def feed(self, sums: np.ndarray) -> None:
+        g0, g1, h00, h01, h11, dev = sums
+        self.steps += 1
+        if not math.isfinite(dev):
+            self.failed = True
+            return
+        info = np.array([[h00, h01], [h01, h11]])
+        if self.slope_free:
+            try:
+                step = np.linalg.solve(info, np.array([g0, g1]))
+            except np.linalg.LinAlgError:
+                self.failed = True
+                return
+        else:
+            if h00 <= 0:
+                self.failed = True
+                return
+            step = np.array([g0 / h00, 0.0])
+        a, b = self.point
+        if dev > self.deviance + 1e-9 * max(1.0, abs(self.deviance)):  # a step too long: halved
+            self.point = (a - self.step_taken[0] / 2, b - self.step_taken[1] / 2)
+            self.step_taken = self.step_taken / 2
+        else:
+            self.deviance = dev
+            a, b = a + step[0], b + step[1]
+            if abs(b) > LARGEST_SLOPE or abs(a) > LARGEST_SLOPE:
+                self.failed = True
+                return
+            if np.max(np.abs(step)) <= TOLERANCE * max(1.0, abs(a), abs(b)):
+                # converged: the information and deviance of this walk, the deviance less the last step's gain
+                self.done = a, b, info, float(dev - (step[0] * g0 + step[1] * g1))
+                return
+            self.point, self.step_taken = (a, b), step
+        if self.steps >= MAX_STEPS:
+            self.failed = True
+
+
+def _fit(summary: Any, models: list[tuple[tuple[float, float], bool]]
+         ) -> list[tuple[float, float, np.ndarray, float] | None]:
+    """Each model, (start, slope_free), by Newton's method (:class:`_Newton`; slope_free False: the offset-only
+    model, the slope fixed at 1), all in the same walks: one :class:`LogisticFold` of the points still moving."""
+    fits = [_Newton(start, slope_free) for start, slope_free in models]
+    while True:
+        moving = [fit for fit in fits if fit.done is None and not fit.failed]
+        if not moving:
+            return [fit.done for fit in fits]
+        points = [fit.point for fit in moving]
+        fold = LogisticFold(*points[0], more=tuple(points[1:]))
+        sums = walk_summary(summary, [fold])[0]
+        for fit, row in zip(moving, np.atleast_2d(sums)):
+            fit.feed(row)
 
 
 def _wald(value: float, se: float, z: float, method: str = "Wald") -> Estimate:
@@ -234,11 +485,9 @@ def calibration_hierarchy(summary: Any, *, confidence: float = 0.95) -> Calibrat
     >>> [round(float(v), 3) for v in (h.observed_expected.value, h.slope.value, h.spiegelhalter_z)]
     [1.064, 1.587, -0.49]
     """
-    if getattr(summary, "on_disk", False):
-        return CalibrationHierarchy.skipped(float(summary.n_positive + summary.n_negative), confidence, ON_DISK)
     z = critical_z(confidence)
-    n, observed, expected, numerator, variance, excluded = (float(v) for v in
-                                                             walk_summary(summary, [CalibrationSumsFold()])[0])
+    first = walk_summary(summary, [CalibrationStartFold()])[0]
+    n, observed, expected, numerator, variance, excluded = (float(v) for v in first.sums)
     if observed > 0 and expected > 0:
         ratio = observed / expected
         half = z / math.sqrt(observed)
@@ -253,8 +502,13 @@ def calibration_hierarchy(summary: Any, *, confidence: float = 0.95) -> Calibrat
     note = None if not excluded else \
         f"{excluded:,.0f} instance(s) with probability 0 or 1 left out of the logistic models (as rms::val.prob)"
     offset = free = None
-    if used > 0:
-        offset, free = _fit(summary, slope_free=False), _fit(summary, slope_free=True)
+    events, non_events = first.fixed[1], first.fixed[3]
+    if used > 0 and events > 0 and non_events > 0:  # else no finite fit: a is ±inf
+        low1, high1, low0, high0 = first.extremes
+        separated = low1 >= high0 or low0 >= high1  # a threshold on p separates the classes: b is ±inf
+        models = [(_binned_fit(first, START_BINS, slope_free) or (0.0, 1.0), slope_free)
+                  for slope_free in ((False,) if separated else (False, True))]
+        offset, free = (*_fit(summary, models), None)[:2]
     why = "undefined: no instance with a probability within (0, 1)" if used <= 0 else \
         "undefined: the logistic model has no finite fit (the scores separate the classes)"
     if offset is None:
@@ -269,12 +523,11 @@ def calibration_hierarchy(summary: Any, *, confidence: float = 0.95) -> Calibrat
     else:
         a, b, info = float(free[0]), float(free[1]), free[2]
         cov = np.linalg.inv(info)
-        slope = _wald(b, math.sqrt(cov[1, 1]), z)
-        recal = _wald(a, math.sqrt(cov[0, 0]), z)
-        slope_p = float(normal_two_sided_p((b - 1.0) / math.sqrt(cov[1, 1])))
-        fixed = walk_summary(summary, [LogisticFold(0.0, 1.0)])[0][5]
-        fitted = walk_summary(summary, [LogisticFold(a, b)])[0][5]
-        chi2 = max(float(fixed - fitted), 0.0)
+        se_a, se_b = (math.sqrt(v) if v > 0 else math.nan for v in (cov[0, 0], cov[1, 1]))  # nan: no information
+        slope = _wald(b, se_b, z)
+        recal = _wald(a, se_a, z)
+        slope_p = float(normal_two_sided_p((b - 1.0) / se_b)) if math.isfinite(se_b) else None
+        chi2 = max(float(first.fixed[0] - free[3]), 0.0)
         chi2_p = float(chi2_sf(chi2, 2))
         index = (chi2 - 2.0) / used
     return CalibrationHierarchy(float(n), float(excluded), float(observed), float(expected), oe, intercept,

@@ -7,6 +7,7 @@ pairs that differ in plain words.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from assay.report.blocks import Block, Heading, Paragraph, Table
@@ -88,6 +89,8 @@ def comparison_document(c: Any) -> list[Block]:
     space = getattr(c, "roc_space", None)
     if space:
         verdicts.extend(roc_space_blocks(blocks, space))
+    for d in getattr(c, "net_benefit_differences", ()):
+        verdicts.append(_decision_difference(blocks, d, level))
     blocks.append(Heading("In words"))
     for v in verdicts:
         blocks.append(Paragraph(v[0].upper() + v[1:] + ("" if v.endswith(".") else ".")))
@@ -205,3 +208,32 @@ def roc_space_blocks(blocks: list[Block], space: dict[str, Any]) -> list[str]:
                      "the predictions would do better")
     return words
 
+
+
+USUAL_THRESHOLDS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
+"""The threshold probabilities a compact table shows when the curve has them."""
+
+
+def _decision_difference(blocks: list[Block], d: Any, level: str) -> str:
+    """Two models' net benefit at a few threshold probabilities, the difference with its paired interval (the
+    whole curve in the JSON), and the sentence."""
+    a, b = d.names
+    t = d.thresholds
+    rows_at = [i for u in USUAL_THRESHOLDS for i in range(len(t)) if abs(t[i] - u) < 1e-9][:len(USUAL_THRESHOLDS)]
+    if len(rows_at) < 4:
+        rows_at = sorted({round((len(t) - 1) * i / 6) for i in range(7)}) if len(t) > 7 else list(range(len(t)))
+    blocks.append(Heading(f"Decision curves: net benefit of {a} − {b}"))
+
+    def cell(v: float) -> str:
+        return "—" if math.isnan(v) else f"{v:.3f}"
+
+    rows = []
+    for i in rows_at:
+        band = "—" if d.interval is None or d.interval[0][i] != d.interval[0][i] else \
+            f"{d.interval[0][i]:+.3f} – {d.interval[1][i]:+.3f}"
+        rows.append([f"{t[i]:.2f}", cell(d.a[i]), cell(d.b[i]), "—" if d.difference[i] != d.difference[i]
+                     else f"{d.difference[i]:+.3f}", band])
+    blocks.append(Table(["threshold probability", a, b, "difference", f"{level} CI"], rows, align="lrrrr",
+                        caption=(d.method if d.interval is not None else d.interval_note)
+                        + f"; {len(t):,} threshold probabilities in the JSON"))
+    return d.verdict()

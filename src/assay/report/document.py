@@ -10,6 +10,7 @@ The blocks themselves are in :mod:`assay.report.blocks`; a ranking's section in
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from assay.evaluation.result import Evaluation
@@ -351,6 +352,8 @@ def _brief_document(b: Builder, ev: Evaluation) -> list[Block]:
              if name in ev.metrics and not (name in ("recall", "precision", "specificity") and ev.positive is None)]
     brief_table(b, items + _brief_ranking(ev), level)
     words = _brief_words(ev)
+    if ev.net_benefit is not None:
+        words.append(ev.net_benefit.verdict())
     if words:  # none with weights that are not counts: the notes say why
         b.heading(f"In words (tests at {level}; kappa on Landis & Koch's scale)")
         for w in words:
@@ -480,6 +483,8 @@ def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
         ranking_words = ranking_section(b, ev)
     if ev.probabilistic is not None:
         ranking_words += _probabilistic_section(b, ev.probabilistic)
+    if ev.net_benefit is not None:
+        ranking_words += decision_section(b, ev.net_benefit)
 
     b.heading("In words")
     for w in _words(ev, verdicts, ranking_words):
@@ -552,6 +557,8 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
                   align="lrrrr"))
     b.para(f"expected calibration error {percent(cal.ece)} · maximum {percent(cal.mce)}", "muted")
     hierarchy_words = _calibration_hierarchy(b, p.hierarchy, level) if p.hierarchy is not None else []
+    if getattr(p, "moderate", None) is not None:
+        hierarchy_words += _calibration_moderate(b, p.moderate, getattr(p, "brier_decomposition", None), level)
     words = []
     rel = p.relative_quadratic_loss
     if rel.value is not None:
@@ -586,3 +593,68 @@ def _calibration_hierarchy(b: Builder, h: Any, level: str) -> list[str]:
            "slope: logit P(y) = a + b·logit(p); unreliability: a = 0 and b = 1 together (rms::val.prob's U)"
            + (f" · {h.note}" if h.note else ""), "muted")
     return [h.verdict()]
+
+
+def _calibration_moderate(b: Builder, c: Any, d: Any, level: str) -> list[str]:
+    """The E-statistics of the lowess calibration curve (rms::val.prob), the Brier decomposition, a sentence."""
+    if c.computed:
+        b.heading("Calibration: moderate (lowess, as rms::val.prob)")
+        rows = [[title, value_text(e, as_percent=False), ci_text(e, as_percent=False)]
+                for title, e in (("Eavg: mean |curve(p) − p|", c.eavg), ("E50: median", c.e50),
+                                 ("E90: 90th percentile", c.e90), ("Emax: largest", c.emax))]
+        if d is not None and d.brier is not None:
+            for title, v in (("Brier: reliability", d.reliability), ("Brier: resolution", d.resolution),
+                             ("Brier: uncertainty", d.uncertainty), ("Scaled Brier (1 − Brier / uncertainty)",
+                                                                     d.scaled_brier)):
+                rows.append([title, "—" if v is None else f"{v:.4f}", ""])
+        b.table(Table(["", "value", f"{level} CI"], rows, align="lrr"))
+        band = f"band and intervals: percentile bootstrap of {c.resamples:,} resamples" if c.resamples else \
+            "no band"
+        b.para(f"curve: lowess(p, y, iter = 0) over {c.distinct:,} distinct probabilities ({c.fits} local fits); "
+               f"{band}; Brier = reliability − resolution + uncertainty over the distinct probabilities "
+               "(Murphy 1973)" + (f" · {c.note}" if c.note else ""), "muted")
+        return [f"The lowess calibration curve is {c.eavg.value:.3f} from the diagonal on average (Eavg), "
+                f"{c.e90.value:.3f} at the 90th percentile of the instances (E90)."]
+    b.para(f"lowess calibration curve (rms::val.prob): {c.note}", "muted")
+    if d is not None and d.brier is not None:
+        b.para(f"Brier decomposition (Murphy 1973): reliability {d.reliability:.4f}, resolution {d.resolution:.4f}, "
+               f"uncertainty {d.uncertainty:.4f}"
+               + (f", scaled Brier {d.scaled_brier:.4f}" if d.scaled_brier is not None else ""), "muted")
+    return []
+
+
+def _signed(value: float | None, digits: int = 3) -> str:
+    return "—" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _band(low: Any, high: Any, i: int, digits: int = 3) -> str:
+    if low is None or low[i] != low[i] or high[i] != high[i]:
+        return "—"
+    return f"{low[i]:.{digits}f} – {high[i]:.{digits}f}"
+
+
+def decision_section(b: Builder, d: Any) -> list[str]:
+    """The decision curve at a few threshold probabilities (every one in the JSON), the point the costs imply,
+    and a sentence: where the model does more good than treating everyone or no one."""
+    level = level_text(d.confidence)
+    b.heading("Decision curve: net benefit (Vickers & Elkin 2006)")
+
+    def row(c: Any, i: int, label: str) -> list[str]:
+        lo, hi = c.interval("model") or (None, None)
+        alo, ahi = c.interval("avoided") or (None, None)
+        return [label, _signed(float(c.model[i])), _band(lo, hi, i), _signed(float(c.treat_all[i])),
+                _signed(float(c.avoided[i]), 1), _band(alo, ahi, i, 1)]
+
+    rows = [row(d, i, f"{d.thresholds[i]:.2f}") for i in d.rows()]
+    if d.at_costs is not None:
+        rows.append(row(d.at_costs, 0, f"{d.at_costs.thresholds[0]:.3g} (costs)"))
+    b.table(Table(["threshold probability", "net benefit", f"{level} CI", "treat all", "avoided / 100",
+                   f"{level} CI"], rows, align="lrrrrr"))
+    given = "given: a case-control sample" if d.prevalence_given else "the data's"
+    interval = d.method if d.intervals is not None else (d.interval_note or "no interval")
+    b.para(f"treated when the probability is at least the threshold probability pt; net benefit = TP/n − FP/n · "
+           f"pt/(1 − pt); treating no one is 0; prevalence {percent(d.prevalence)} ({given}); {interval}; "
+           f"{len(d.thresholds):,} threshold probabilities in the JSON"
+           + (f" · costs fp {d.costs['fp']:g}, fn {d.costs['fn']:g}: pt = fp/(fp + fn)" if d.costs else "")
+           + "".join(f" · {n}" for n in d.notes), "muted")
+    return [d.verdict()]

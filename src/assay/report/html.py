@@ -29,6 +29,7 @@ from markupsafe import Markup
 
 from assay import __version__
 from assay.evaluation.comparison import Comparison
+from assay.evaluation.groups import GroupedEvaluation
 from assay.evaluation.ranking import RankingAnalysis
 from assay.evaluation.result import Evaluation
 from assay.evaluation.validation import Validation
@@ -37,16 +38,24 @@ from assay.metrics.confusion import BINARY_METRICS, MATRIX_METRICS
 from assay.report.blocks import Block, Heading, Paragraph, Table
 from assay.report.cd_plot import cd_svg
 from assay.report.comparison import comparison_document, comparison_headline
-from assay.report.document import evaluation_document, evaluation_headline, input_line, regression_document
+from assay.report.document import (
+    evaluation_document,
+    evaluation_headline,
+    input_line,
+    regression_document,
+)
 from assay.report.explorer import EXPLORER_THRESHOLDS, explorer_data, explorer_section
 from assay.report.format import estimate_cell
 from assay.report.friedman import friedman_document
+from assay.report.groups import groups_document
 from assay.report.html_charts import (
     calibration_chart,
     class_charts,
     cost_chart,
+    decision_chart,
     folds_chart,
     gains_chart,
+    group_chart,
     heatmap,
     lift_chart,
     pr_chart,
@@ -54,7 +63,11 @@ from assay.report.html_charts import (
     roc_chart,
 )
 from assay.report.svg import PALETTE, Chart
-from assay.report.validation import regression_validation_document, settings_text, validation_document
+from assay.report.validation import (
+    regression_validation_document,
+    settings_text,
+    validation_document,
+)
 
 __all__ = ["EXPLORER_THRESHOLDS", "embedded_json", "render_blocks_html", "render_fragment", "render_html",
            "split_prelude"]
@@ -176,7 +189,9 @@ def _evaluation_sections(ev: Any, *, key: str, explorers: list[dict[str, Any]] |
     elif ranking is not None and getattr(ranking, "average_precision", None):
         charts += class_charts(ranking, chart_id=f"roc-{key}")
     if ev.probabilistic is not None:
-        charts.append(calibration_chart(ev.probabilistic.calibration))
+        charts.append(calibration_chart(ev.probabilistic.calibration, getattr(ev.probabilistic, "moderate", None)))
+    if getattr(ev, "net_benefit", None) is not None:
+        charts.append(decision_chart(ev.net_benefit))
     if charts:
         parts.append(Markup("<h2>Charts</h2><div class=\"charts\">{}</div>").format(
             Markup("").join(c.render() for c in charts)))
@@ -218,6 +233,8 @@ def _contents(result: Any, *, explorer: bool) -> _Contents:
         return _ranking_contents(result)
     if isinstance(result, FriedmanResult):
         return _friedman_contents(result)
+    if isinstance(result, GroupedEvaluation):
+        return _groups_contents(result)
     raise TypeError(f"no HTML report for {type(result).__name__}")
 
 
@@ -228,6 +245,19 @@ def _friedman_contents(r: Any, *, title: str = "assay friedman") -> _Contents:
         render_blocks_html(sections)
     return _Contents(title, f"{r.n_models} models over {r.n_datasets} data sets · Friedman and Nemenyi "
                             f"(Demšar 2006)", [], body, None, "friedman")
+
+
+def _groups_contents(r: Any) -> _Contents:
+    """A report by group: each metric by group with its interval, then the tables of the report."""
+    charts = [c for c in (group_chart(r, "accuracy", "Accuracy"), group_chart(r, "recall", "True positive rate"),
+                          group_chart(r, "fpr", "False positive rate"),
+                          group_chart(r, "detection_prevalence", "Selection rate"),
+                          group_chart(r, "roc_auc", "ROC AUC", percent=False)) if c is not None]
+    _, sections = split_prelude(groups_document(r))
+    body = Markup("<h2>By group</h2><div class=\"charts\">{}</div>{}").format(
+        Markup("").join(c.render() for c in charts), render_blocks_html(sections))
+    return _Contents(f"assay report by {' and '.join(r.by)}", evaluation_headline(r.overall),
+                     [f"{len(r.groups):,} groups of {' / '.join(r.by)}", *r.notes], body, None, "groups")
 
 
 def render_html(result: Any) -> str:

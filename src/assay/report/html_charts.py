@@ -274,7 +274,10 @@ def lift_chart(ranking: Any) -> Chart:
     return chart
 
 
-def calibration_chart(table: Any) -> Chart:
+def calibration_chart(table: Any, curve: Any = None) -> Chart:
+    """The reliability table's points with their Wilson intervals over the histogram of the predictions, and,
+    given the moderate calibration (``curve``: a computed ``CalibrationCurve``), its lowess curve with its
+    bootstrap band."""
     chart = Chart("Calibration (reliability)", f"Mean predicted probability ({table.target})", "Observed frequency")
     total = max(sum(b.count for b in table.bins), 1)
     for b in table.bins:
@@ -283,6 +286,17 @@ def calibration_chart(table: Any) -> Chart:
     xs = [b.mean_predicted for b in table.bins if b.count and b.mean_predicted is not None]
     ys = [b.observed for b in table.bins if b.count and b.observed is not None]
     chart.line(np.array([0, 1]), np.array([0, 1]), color="#999", width=1, dash="4 4", label="perfectly calibrated")
+    if curve is not None and curve.computed:
+        p, observed = np.asarray(curve.p, dtype=float), np.asarray(curve.observed, dtype=float)
+        if curve.low is not None and curve.high is not None:
+            low, high = np.asarray(curve.low, dtype=float), np.asarray(curve.high, dtype=float)
+            ok = np.isfinite(low) & np.isfinite(high)
+            if ok.any():
+                chart.area(p[ok], np.clip(low[ok], 0.0, 1.0), np.clip(high[ok], 0.0, 1.0), color=PALETTE[1],
+                           label=f"{curve.confidence * 100:g}% bootstrap band", css="band")
+        ok = np.isfinite(observed)
+        chart.line(p[ok], np.clip(observed[ok], 0.0, 1.0), color=PALETTE[1],
+                   label=f"lowess, as rms::val.prob (Eavg {curve.eavg.value:.3f})")
     if xs:
         chart.line(np.array(xs), np.array(ys), color=PALETTE[0], label=f"classifier (ECE {table.ece:.3f})")
         for b in table.bins:
@@ -291,6 +305,65 @@ def calibration_chart(table: Any) -> Chart:
                            width=1)
                 chart.point(b.mean_predicted, b.observed, color=PALETTE[0], radius=3,
                             title=f"{b.count} instances: predicted {b.mean_predicted:.3f}, observed {b.observed:.3f}")
+    return chart
+
+
+def decision_chart(d: Any) -> Chart:
+    """The decision curve: the model's net benefit with its bootstrap band, treating everyone, and no one (0),
+    down to a little below 0 (treating everyone falls steeply: its line stops at the chart's floor)."""
+    t = np.asarray(d.thresholds, dtype=float)
+    model, everyone = np.asarray(d.model, dtype=float), np.asarray(d.treat_all, dtype=float)
+    band = d.interval("model")
+    top = max(float(np.nanmax(model)) if np.isfinite(model).any() else 0.0, float(d.prevalence),
+              float(np.nanmax(band[1])) if band is not None and np.isfinite(band[1]).any() else 0.0)
+    top = top * 1.1 or 0.1
+    floor = -0.15 * top
+    lo, hi = float(t.min()), float(t.max())
+    chart = Chart("Decision curve", "Threshold probability", "Net benefit",
+                  x_range=(lo, hi if hi > lo else lo + 0.01), y_range=(floor, top))
+    if band is not None:
+        ok = np.isfinite(band[0]) & np.isfinite(band[1])
+        chart.area(t[ok], np.maximum(band[0][ok], floor), np.minimum(band[1][ok], top), color=PALETTE[0],
+                   label=f"{d.confidence * 100:g}% bootstrap interval", css="band")
+    shown = everyone >= floor
+    if shown.any():
+        chart.line(t[shown], everyone[shown], color="#999", width=1.5, label="treat everyone")
+    chart.line(np.array([lo, hi]), np.zeros(2), color="#000", width=1, dash="4 4", label="treat no one")
+    ok = np.isfinite(model)
+    chart.line(t[ok], np.maximum(model[ok], floor), color=PALETTE[0], label="model")
+    if d.at_costs is not None and math.isfinite(float(d.at_costs.model[0])):
+        chart.point(float(d.at_costs.thresholds[0]), float(d.at_costs.model[0]), color="#000",
+                    label=f"the costs' threshold {float(d.at_costs.thresholds[0]):.3g}")
+    return chart
+
+
+def group_chart(r: Any, metric: str, title: str, *, percent: bool = True, most: int = 40) -> Chart | None:
+    """One metric by group with its interval (the largest ``most`` groups, and all the instances first)."""
+    labels = sorted(r.groups, key=lambda label: -r.sizes[label])[:most]
+    entries = [("(all)", r.overall), *((label, r.groups[label]) for label in labels)]
+
+    def estimate(ev: Any) -> Any:
+        if ev is None:
+            return None
+        if metric == "roc_auc":
+            return getattr(ev.ranking, "roc_auc", None) if ev.ranking is not None else None
+        return ev.metrics.get(metric) if ev.thresholded else None
+
+    found = [(label, estimate(ev)) for label, ev in entries]
+    found = [(label, e) for label, e in found if e is not None and e.value is not None]
+    if len(found) < 2:
+        return None
+    chart = Chart(f"{title} by group", "", title, x_range=(0, len(found)), y_range=(0.0, 1.0), height=300,
+                  width=max(420, 40 * len(found) + 80), x_ticks=False)
+    for i, (label, e) in enumerate(found):
+        color = "#000" if i == 0 else PALETTE[0]
+        if e.ci is not None:
+            chart.line(np.array([i + 0.5] * 2), np.array([e.ci.low, e.ci.high]), color=color, width=1.5)
+        shown = f"{e.value * 100:.1f}%" if percent else f"{e.value:.3f}"
+        chart.point(i + 0.5, e.value, color=color, radius=4, title=f"{label}: {shown}"
+                    + (f" ({e.ci.low:.3f} to {e.ci.high:.3f})" if e.ci is not None else ""))
+        chart.text(i + 0.5, 0, label if len(label) <= 10 else label[:9] + "…", anchor="middle", dx=0, dy=16,
+                   size=10)
     return chart
 
 

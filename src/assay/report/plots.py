@@ -37,12 +37,23 @@ from typing import Any
 from assay.evaluation.result import Evaluation
 from assay.evaluation.validation import Validation
 from assay.report.calibration_plot import plot_calibration
-from assay.report.confusion_plot import CONFUSION_NORMALIZATIONS, ConfusionNormalization, plot_confusion
+from assay.report.confusion_plot import (
+    CONFUSION_NORMALIZATIONS,
+    ConfusionNormalization,
+    plot_confusion,
+)
 from assay.report.cost_plot import plot_cost
+from assay.report.decision_plot import plot_decision_curve
 from assay.report.drawing import PLOT_FORMATS, write_figures
 from assay.report.folds_plot import plot_folds
 from assay.report.plotted import class_ranking, plotted_models, ranking_or_reason
-from assay.report.ranking_plots import LIFT_KINDS, LiftKind, plot_lift, plot_pr, plot_roc
+from assay.report.ranking_plots import (
+    LIFT_KINDS,
+    LiftKind,
+    plot_lift,
+    plot_pr,
+    plot_roc,
+)
 from assay.report.ranking_plots import unit_square_segment as _unit_square_segment  # noqa: F401 (the old name)
 
 __all__ = [
@@ -52,6 +63,7 @@ __all__ = [
     "ConfusionNormalization",
     "LiftKind",
     "plot_calibration",
+    "plot_decision_curve",
     "plot_confusion",
     "plot_cost",
     "plot_folds",
@@ -90,6 +102,11 @@ def _plan(result: Any) -> list[tuple[str, Any, tuple[float, float]]]:
                          lambda ax, m=model: plot_calibration(result, ax, model=m), (6.4, 6.4)))
     for name, entry in entries:
         model = name if several else None
+        if getattr(entry, "net_benefit", None) is not None:
+            plan.append(("decision" + _file_part(name),
+                         lambda ax, m=model: plot_decision_curve(result, ax, model=m), (6.4, 4.8)))
+    for name, entry in entries:
+        model = name if several else None
         if isinstance(entry, Evaluation) and entry.thresholded:
             side = max(4.8, 1.0 * len(entry.labels) + 2.4)
             plan.append(("confusion" + _file_part(name),
@@ -116,7 +133,7 @@ def save_plots(result: Any, directory: str | os.PathLike[str]) -> list[str]:
     list of str
         The paths written, ``<plot>.svg`` then ``<plot>.png`` for each plot in
         this order: roc, pr, gains, lift (with two-class scores), calibration
-        (with probabilities), confusion (evaluations), cost (with two-class
+        (with probabilities), decision (with ``net_benefit``), confusion (evaluations), cost (with two-class
         scores), folds (a Validation). For several models the single-model
         plots are written once per model, as ``confusion-<model>``.
 

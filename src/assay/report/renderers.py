@@ -24,6 +24,7 @@ from typing import Any
 
 from assay.errors import InvalidInput
 from assay.evaluation.comparison import Comparison
+from assay.evaluation.groups import GroupedEvaluation
 from assay.evaluation.ranking import RankingAnalysis
 from assay.evaluation.regression import RegressionEvaluation
 from assay.evaluation.regression_validation import RegressionValidation
@@ -35,12 +36,17 @@ from assay.report.blocks import Block
 from assay.report.comparison import comparison_document
 from assay.report.document import evaluation_document
 from assay.report.friedman import friedman_document
+from assay.report.groups import groups_document
 from assay.report.html import render_fragment
 from assay.report.ranking import ranking_document
 from assay.report.regression import regression_document
 from assay.report.regression_plots import plot_predicted_actual, plot_residuals
 from assay.report.text import render_blocks_text
-from assay.report.validation import datasets_document, regression_validation_document, validation_document
+from assay.report.validation import (
+    datasets_document,
+    regression_validation_document,
+    validation_document,
+)
 
 __all__ = ["PLOTS", "document", "fragment", "plot", "save_plots", "text"]
 
@@ -59,6 +65,7 @@ document.register(ValidationOverDatasets, datasets_document)
 document.register(RegressionEvaluation, regression_document)
 document.register(RegressionValidation, regression_validation_document)
 document.register(FriedmanResult, friedman_document)
+document.register(GroupedEvaluation, groups_document)
 
 
 def text(result: Any, *, color: bool | None = False, width: int | None = None, **options: Any) -> str:

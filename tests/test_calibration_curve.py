@@ -1,0 +1,273 @@
+"""Moderate calibration (assay.inference.calibration_curve) against independent references.
+
+- The curve: a line-by-line port of R's ``clowess`` (src/library/stats/src/lowess.c, iter = 0) run on the rows
+  sorted as R's ``lowess`` sorts them (``order``: stable), to 1e-12 absolute, ties included (the counts-based
+  curve takes every window's sums over the distinct scores); and statsmodels' ``lowess(y, p, frac=2/3, it=0,
+  delta=0.01 * range)`` on rows without ties, to 5e-5 absolute: statsmodels keeps the tricube weights that
+  clowess sets to 0 beyond 0.999 of the radius and to 1 within 0.001 of it (weights below 3e-8 and above
+  1 - 3e-9), which moves a fit by up to about 2e-5 here. (With ties statsmodels cuts the rightmost tie of a
+  window where clowess takes all of it, so it depends on the rows' order; the port is the reference there.)
+- Eavg, E50, E90, Emax: rms::val.prob's formulas written out in numpy on the rows (``approx(Sm, xout = p)``,
+  ``quantile(er, 0.9)`` type 7 = numpy's linear percentile), to 1e-12.
+- The Brier decomposition: Brier = reliability - resolution + uncertainty to 1e-12, each term against a direct
+  computation on the rows grouped by distinct probability.
+"""
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from statsmodels.nonparametric.smoothers_lowess import lowess as sm_lowess
+
+import assay
+from assay.evaluation.stream import evaluate_batches
+from assay.inference import calibration_curve as curve_module
+from assay.inference.bootstrap import BootstrapSettings
+from assay.inference.calibration_curve import (
+    brier_decomposition,
+    calibration_curve,
+    lowess_counts,
+    lowess_rows,
+    weighted_quantile,
+)
+from assay.report.html_charts import calibration_chart
+from assay.summaries.scores import ScoreCounts
+
+
+def clowess(x, y, f=2 / 3, delta=None):
+    """R's clowess (stats/src/lowess.c), iter = 0, on rows sorted by x: a direct port, 0-based."""
+    x = [float(v) for v in x]
+    y = [float(v) for v in y]
+    n = len(x)
+    if n < 2:
+        return list(y)
+    delta = 0.01 * (x[-1] - x[0]) if delta is None else delta
+    ys = [0.0] * n
+    ns = max(2, min(n, int(f * n + 1e-7)))
+    span = x[-1] - x[0]
+    nleft, nright, last, i = 0, ns - 1, -1, 0
+    while True:
+        while nright < n - 1 and x[i] - x[nleft] > x[nright + 1] - x[i]:
+            nleft += 1
+            nright += 1
+        xs = x[i]
+        h = max(xs - x[nleft], x[nright] - xs)
+        w, a, j = {}, 0.0, nleft
+        while j < n:  # "pick up all ties on right"
+            r = abs(x[j] - xs)
+            if r <= 0.999 * h:
+                w[j] = 1.0 if r <= 0.001 * h else (1.0 - (r / h) ** 3) ** 3
+                a += w[j]
+            elif x[j] > xs:
+                break
+            else:
+                w[j] = 0.0
+            j += 1
+        if a <= 0:
+            ys[i] = y[i]
+        else:
+            w = {k: v / a for k, v in w.items()}
+            if h > 0:
+                mean = sum(v * x[k] for k, v in w.items())
+                c = sum(v * (x[k] - mean) ** 2 for k, v in w.items())
+                if np.sqrt(c) > 0.001 * span:
+                    b = (xs - mean) / c
+                    w = {k: v * (b * (x[k] - mean) + 1.0) for k, v in w.items()}
+            ys[i] = sum(v * y[k] for k, v in w.items())
+        if last < i - 1:
+            for j in range(last + 1, i):
+                alpha = (x[j] - x[last]) / (x[i] - x[last])
+                ys[j] = alpha * ys[i] + (1.0 - alpha) * ys[last]
+        last = i
+        cut = x[last] + delta
+        i = last + 1
+        while i < n and x[i] <= cut:
+            if x[i] == x[last]:
+                ys[i] = ys[last]
+                last = i
+            i += 1
+        i = max(last + 1, i - 1)
+        if last >= n - 1:
+            return ys
+
+
+def by_distinct(y, p):
+    xs, inverse, count = np.unique(p, return_inverse=True, return_counts=True)
+    events = np.bincount(inverse, weights=y, minlength=len(xs))
+    return xs, count, events, inverse
+
+
+def val_prob(y, p):
+    """rms::val.prob's Eavg, E50 (Austin & Steyerberg), E90, Emax on the rows, with the port's curve."""
+    order = np.argsort(p, kind="stable")
+    fitted = np.array(clowess(p[order], y[order]))
+    smooth = np.interp(p, p[order], fitted)  # approx(Sm, xout = p, ties = mean): tied fits are equal
+    er = np.abs(p - smooth)
+    return np.array([er.mean(), np.percentile(er, 50), np.percentile(er, 90), er.max()])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 70), st.integers(0, 12), st.integers(0, 2**32 - 1))
+def test_the_counts_give_rs_clowess_on_the_rows_ties_included(n, digits, seed):
+    rng = np.random.default_rng(seed)
+    p = rng.random(n)
+    if digits:
+        p = np.round(p * digits) / digits  # few distinct values: many ties
+    y = (rng.random(n) < p).astype(float)
+    xs, count, events, inverse = by_distinct(y, p)
+    got = lowess_counts(xs, count, events).fitted
+    order = np.argsort(p, kind="stable")
+    want = np.array(clowess(p[order], y[order]))
+    np.testing.assert_allclose(got[inverse[order]], want, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 60), st.booleans(), st.integers(0, 2**32 - 1))
+def test_resamples_refitted_together_equal_each_alone(m, ties, seed):
+    """The bootstrap's block of resamples (absent probabilities as 0 counts) equals lowess_counts of each, to
+    1e-12 (sums taken over more terms, zeros among them)."""
+    rng = np.random.default_rng(seed)
+    x = np.unique(np.round(rng.random(m), 1)) if ties else np.sort(rng.random(m))
+    pos, neg = rng.integers(0, 4, len(x)), rng.integers(0, 4, len(x))
+    if pos.sum() + neg.sum() < 2:
+        neg[0] += 2
+    draws = [rng.multinomial(c.sum(), c / c.sum(), size=5) if c.sum() else np.zeros((5, len(x)), int)
+             for c in (pos, neg)]
+    count, events = draws[0] + draws[1], draws[0]
+    fitted = lowess_rows(x, count, events)
+    stats = curve_module._e_statistics_rows(x, count, fitted)
+    for r in range(5):
+        here = count[r] > 0
+        alone = lowess_counts(x[here], count[r, here], events[r, here]).fitted
+        np.testing.assert_allclose(fitted[r, here], alone, rtol=0, atol=1e-12)
+        assert np.isnan(fitted[r, ~here]).all()
+        np.testing.assert_allclose(stats[r], curve_module._e_statistics(x[here], count[r, here], alone), rtol=0, atol=1e-12)
+
+
+def test_statsmodels_lowess_on_the_rows_without_ties():
+    rng = np.random.default_rng(1)
+    for n in (3, 10, 40, 200, 2000):
+        p = rng.random(n)
+        y = (rng.random(n) < p).astype(float)
+        want = sm_lowess(y, p, frac=2 / 3, it=0, delta=0.01 * (p.max() - p.min()))
+        xs, count, events, _ = by_distinct(y, p)
+        got = lowess_counts(xs, count, events).fitted
+        np.testing.assert_allclose(got[np.searchsorted(xs, want[:, 0])], want[:, 1], rtol=0, atol=5e-5)
+
+
+def test_small_and_degenerate_inputs():
+    one = lowess_counts(np.array([0.3]), np.array([4]), np.array([1]))
+    assert one.fitted.tolist() == [0.25]  # a single distinct probability: its observed frequency (clowess too)
+    two = lowess_counts(np.array([0.2, 0.6]), np.array([1, 1]), np.array([0, 1]))
+    np.testing.assert_allclose(two.fitted, clowess([0.2, 0.6], [0, 1]), atol=1e-15)
+    assert weighted_quantile(np.array([3.0, 1.0, 2.0]), np.array([1, 2, 1]), 0.5) == np.percentile([1, 1, 2, 3], 50)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(5, 60), st.integers(0, 20), st.integers(0, 2**32 - 1))
+def test_e_statistics_are_val_probs(n, digits, seed):
+    rng = np.random.default_rng(seed)
+    p = rng.random(n)
+    if digits:
+        p = np.round(p * digits) / digits
+    y = (rng.random(n) < p).astype(int)
+    c = calibration_curve(ScoreCounts.from_arrays(y, p), bootstrap=None)
+    got = [c.eavg.value, c.e50.value, c.e90.value, c.emax.value]
+    np.testing.assert_allclose(got, val_prob(y.astype(float), p), rtol=0, atol=1e-12)
+    assert c.low is None and "no bootstrap" in c.note
+
+
+def test_brier_decomposition_is_exact_and_matches_the_rows():
+    rng = np.random.default_rng(3)
+    p = np.round(rng.random(500), 1)
+    y = (rng.random(500) < np.clip(p + 0.1, 0, 1)).astype(int)
+    d = brier_decomposition(ScoreCounts.from_arrays(y, p))
+    assert d.brier == pytest.approx(np.mean((p - y) ** 2), abs=1e-12)
+    assert d.brier == pytest.approx(d.reliability - d.resolution + d.uncertainty, abs=1e-12)
+    xs, count, events, _ = by_distinct(y, p)
+    freq, base = events / count, y.mean()
+    assert d.reliability == pytest.approx(np.sum(count * (xs - freq) ** 2) / 500, abs=1e-12)
+    assert d.resolution == pytest.approx(np.sum(count * (freq - base) ** 2) / 500, abs=1e-12)
+    assert d.uncertainty == pytest.approx(base * (1 - base), abs=1e-15)
+    assert d.scaled_brier == pytest.approx(1 - np.mean((p - y) ** 2) / np.mean((base - y) ** 2), abs=1e-12)
+    one_class = brier_decomposition(ScoreCounts.from_arrays(np.zeros(4, dtype=int), np.array([0.1, 0.2, 0.2, 0.3])))
+    assert one_class.scaled_brier is None and "one class" in one_class.note
+
+
+def test_the_band_holds_the_curve_and_is_reproducible():
+    rng = np.random.default_rng(4)
+    p = np.round(rng.beta(2, 3, 400), 2)
+    y = (rng.random(400) < p).astype(int)
+    sc = ScoreCounts.from_arrays(y, p)
+    c = calibration_curve(sc, bootstrap=BootstrapSettings(300, 5), budget=10**8)
+    assert c.resamples == 300 and c.note is None
+    observed, low, high = (np.array(v, dtype=float) for v in (c.observed, c.low, c.high))
+    ok = np.isfinite(low)
+    assert ok.mean() > 0.9 and np.all(low[ok] <= observed[ok] + 1e-12) and np.all(observed[ok] <= high[ok] + 1e-12)
+    for e in (c.eavg, c.e50, c.e90, c.emax):
+        assert e.ci is not None and e.ci.low <= e.ci.high and "bootstrap-percentile" in e.method
+    again = calibration_curve(sc, bootstrap=BootstrapSettings(300, 5), budget=10**8)
+    assert again.low == c.low and again.eavg.ci == c.eavg.ci
+
+
+def test_the_budget_cuts_the_resamples_then_the_band_with_a_reason():
+    rng = np.random.default_rng(5)
+    p = np.round(rng.random(300), 2)
+    y = (rng.random(300) < p).astype(int)
+    sc = ScoreCounts.from_arrays(y, p)
+    fewer = calibration_curve(sc, bootstrap=BootstrapSettings(2000, 0), budget=4_000_000)
+    assert 200 <= fewer.resamples < 2000 and "of the 2,000 resamples" in fewer.note
+    none = calibration_curve(sc, bootstrap=BootstrapSettings(2000, 0), budget=10_000)
+    assert none.resamples == 0 and none.low is None and none.eavg.ci is None and "budget" in none.eavg.note
+    assert none.eavg.value == fewer.eavg.value
+
+
+def test_json_text_and_chart():
+    rng = np.random.default_rng(6)
+    p = np.round(rng.random(200), 2)
+    y = (rng.random(200) < p).astype(int)
+    r = assay.evaluate(y, y_score=p, bootstrap=300)
+    got = json.loads(json.dumps(r.to_dict()))["probabilistic"]
+    assert "calibration_hierarchy" in got  # kept beside the new keys
+    curve = got["calibration_curve"]
+    assert set(curve["curve"]) == {"p", "observed", "low", "high"} and len(curve["curve"]["p"]) == 51
+    assert curve["eavg"]["ci"] is not None and 200 <= curve["resamples"] <= 300 and "rms::val.prob" in curve["method"]
+    assert curve["eavg"]["value"] == pytest.approx(val_prob(y.astype(float), p)[0], abs=1e-12)
+    brier = got["brier_decomposition"]
+    assert brier["brier"] == pytest.approx(got["brier"]["value"], abs=1e-12)
+    assert r.probabilistic.moderate.eavg.value == curve["eavg"]["value"]
+    text = str(r)
+    assert "Calibration: moderate (lowess, as rms::val.prob)" in text and "Eavg" in text and "resolution" in text
+    svg = str(calibration_chart(r.probabilistic.calibration, r.probabilistic.moderate).render())
+    assert "lowess, as rms::val.prob" in svg and "95% bootstrap band" in svg
+    assert "lowess" not in str(calibration_chart(r.probabilistic.calibration).render())
+
+
+def test_a_summary_kept_on_disk_gets_nulls_and_a_reason(spill_dir):
+    rng = np.random.default_rng(9)
+    y = (rng.random(30_000) < 0.35).astype(int)
+    p = rng.random(30_000) * 0.6 + 0.35 * y
+    parts = [(y[a:a + 3000], p[a:a + 3000]) for a in range(0, 30_000, 3000)]
+    got = evaluate_batches(parts, memory=200_000)
+    assert got.ranking.summary.on_disk
+    curve = got.to_dict()["probabilistic"]["calibration_curve"]
+    assert curve["eavg"]["value"] is None and curve["curve"]["p"] is None and "on disk" in curve["note"]
+    brier = got.to_dict()["probabilistic"]["brier_decomposition"]  # one walk: on disk too
+    assert brier["brier"] == pytest.approx(np.mean((p - y) ** 2), rel=1e-9)
+    assert "lowess calibration curve (rms::val.prob): not computed" in str(got)
+
+
+def test_weights_are_refused_with_a_reason():
+    sc = ScoreCounts(np.array([0.8, 0.3]), np.array([1.5, 0.5]), np.array([0.5, 2.0]))
+    c = calibration_curve(sc)
+    assert c.eavg.value is None and "weighted" in c.note
+
+
+def test_beyond_the_curves_budget_it_is_null_with_a_reason(monkeypatch):
+    monkeypatch.setattr(curve_module, "CURVE_BUDGET", 1000)
+    rng = np.random.default_rng(7)
+    p = rng.random(100)
+    c = calibration_curve(ScoreCounts.from_arrays((rng.random(100) < p).astype(int), p))
+    assert c.eavg.value is None and c.to_dict()["curve"]["p"] is None and "rounding the probabilities" in c.note
