@@ -90,9 +90,13 @@ def same_hierarchy(beyond: dict, held: dict, rel: float = 1e-9) -> None:
     if theirs is not None:
         close(mine, theirs, "calibration_hierarchy", rel=rel)
     # the lowess calibration curve needs the summary in memory: beyond it, null with the reason
-    kept = (beyond.get("probabilistic") or {}).pop("calibration_curve", None)
-    assert kept is None or kept["note"].startswith("not computed: the summary is kept on disk"), kept
-    (held.get("probabilistic") or {}).pop("calibration_curve", None)
+    beyond_p, held_p = (beyond.get("probabilistic") or {}), (held.get("probabilistic") or {})
+    for kept in (beyond_p.pop("calibration_curve", None), beyond_p.pop("smooth_ece", None),
+                 (beyond_p.get("calibration") or {}).pop("ece_interval", None)):
+        assert kept is None or kept["note"].startswith("not computed: the summary is kept on disk"), kept
+    held_p.pop("calibration_curve", None)
+    held_p.pop("smooth_ece", None)
+    (held_p.get("calibration") or {}).pop("ece_interval", None)
 
 
 def without_threshold_interval(beyond: dict, held: dict) -> None:

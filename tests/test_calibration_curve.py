@@ -254,6 +254,10 @@ def test_a_summary_kept_on_disk_gets_nulls_and_a_reason(spill_dir):
     assert got.ranking.summary.on_disk
     curve = got.to_dict()["probabilistic"]["calibration_curve"]
     assert curve["eavg"]["value"] is None and curve["curve"]["p"] is None and "on disk" in curve["note"]
+    out = got.to_dict()["probabilistic"]  # the ECE's interval and the smooth ECE (tests/test_ece.py): likewise
+    assert out["calibration"]["ece"] is not None
+    assert out["calibration"]["ece_interval"]["low"] is None and "on disk" in out["calibration"]["ece_interval"]["note"]
+    assert out["smooth_ece"]["value"] is None and "on disk" in out["smooth_ece"]["note"]
     brier = got.to_dict()["probabilistic"]["brier_decomposition"]  # one walk: on disk too
     assert brier["brier"] == pytest.approx(np.mean((p - y) ** 2), rel=1e-9)
     assert "lowess calibration curve (rms::val.prob): not computed" in str(got)

@@ -1,8 +1,9 @@
 """Decision curves (issue 21, item 2): net benefit against the ``dcurves`` package, the bootstrap against a
 bootstrap of the rows, the same curve in memory, in batches, spilled and on Spark, and every refusal.
 
-Tolerances: the net benefit, treat-all and net interventions avoided equal ``dcurves.dca`` to 1e-12 (the same
-formulas, sums taken in another order); the intervals of the count bootstrap and of a row bootstrap (4,000
+On Spark's executors: tests/test_spark_folds.py (its quantile test asks for the curve). Tolerances: the net
+benefit, treat-all and net interventions avoided equal ``dcurves.dca`` to 1e-12 (the same formulas, sums taken
+in another order); the intervals of the count bootstrap and of a row bootstrap (4,000
 resamples each, different random streams) agree to 0.006 on each bound (Monte Carlo error, about 0.1 of the
 intervals' width here); every path of assay gives the same curve to the last bit (the same counts and the same
 seeded draws).
@@ -227,16 +228,6 @@ def test_brief_gives_the_sentence(tmp_path, capsys):
     path.write_text("y,p\n" + "\n".join(f"{a},{b}" for a, b in zip(y, p)) + "\n")
     assert main(["report", str(path), "--truth", "y", "--score", "p", "--net-benefit", "--brief"]) == 0
     assert "net benefit exceeds" in capsys.readouterr().out
-
-
-def test_on_spark_the_curve_is_the_same(spark, on_executors):
-    y, p = _data(13, n=1500, digits=3)
-    frame = spark.createDataFrame(pd.DataFrame({"y": y, "p": p}))
-    from assay.spark import evaluate as spark_evaluate
-    got = spark_evaluate(frame, truth="y", score="p", net_benefit=True, bootstrap=300)
-    want = assay.evaluate(y, y_score=p, net_benefit=True, bootstrap=300)
-    assert got.to_dict()["net_benefit"] == want.to_dict()["net_benefit"]
-    assert on_executors  # the counts were walked on the executors
 
 
 # ----------------------------------------------------------------------------------- two models: compare

@@ -35,6 +35,7 @@ __all__ = [
     "check_lengths",
     "name_of",
     "label_list",
+    "value_codes",
 ]
 
 
@@ -145,7 +146,7 @@ def _unique_codes(values: Any, field: str) -> tuple[np.ndarray, list[Any]]:
         if native.dtype.kind == "f" and np.array_equal(native, np.trunc(native)) and np.abs(native).max() < 2**31:
             codes, uniques = _small_int_codes(native.astype(np.int64))
             return codes, [float(u) for u in uniques]
-        if native.dtype.kind in "fUS":
+        if native.dtype.kind == "f":
             uniques, codes = np.unique(native, return_inverse=True)
             return codes.reshape(-1).astype(np.intp, copy=False), uniques.tolist()
         if native.dtype.kind not in "OSU":
@@ -158,6 +159,12 @@ def _unique_codes(values: Any, field: str) -> tuple[np.ndarray, list[Any]]:
         except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
             return _unique_codes_python(native, field)
     return _unique_codes_arrow(native, field)
+
+
+def value_codes(values: Any, field: str) -> tuple[np.ndarray, list[Any]]:
+    """Integer codes and the distinct raw values of a column of labels or groups (text by hashing, whole
+    numbers by counting: never a sort of the values); a missing value is refused, naming its row."""
+    return _unique_codes(values, field)
 
 
 def _small_int_codes(array: np.ndarray) -> tuple[np.ndarray, list[Any]]:

@@ -164,6 +164,7 @@ def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], sc
       assay compare lab.csv field.csv --truth y --pred yhat --unpaired
       assay compare cohort1.csv cohort2.csv --truth outcome --score marker --unpaired
       assay compare preds.csv --truth y --score p_forest --score p_logistic
+      assay compare preds.csv --truth y --score p_forest --score p_logistic --net-benefit
       assay compare preds.csv --truth y --pred tree --pred forest --pred knn
       assay compare logs/ --truth clicked --score p_new --score p_old --memory 1GB
       assay compare s3a://bucket/logs/ --truth y --score p_new --score p_old --engine spark

@@ -200,6 +200,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
       assay report preds.csv --truth y --pred yhat --weight w
       assay report asah.csv --truth outcome --score s100b --at-specificity 0.9 --at-sensitivity 0.95
       assay report preds.csv --truth y --score p --constraint 'precision>=0.8'
+      assay report preds.csv --truth y --score p --net-benefit --costs fp=1,fn=9
+      assay report preds.csv --truth y --score p --threshold 0.3 --by site --by sex
       assay report preds.csv --truth y --proba setosa,versicolor,virginica --format json
       assay report --confusion matrix.csv --positive pos
       assay report sales.csv --truth actual --pred forecast --task regression

@@ -385,7 +385,7 @@ def evaluate(
     proba = source.probabilities() if source is not None else None
     if proba is not None:
         probabilistic = analyse_probabilities(proba, source.true_codes, prepared.labels, positive=prepared.positive,
-                                              **calibration)
+                                              **calibration, bootstrap=options.settings)
         if len(prepared.labels) == 2 and prepared.scores is not None and weights is None:
             # the positive class's probabilities: mean and weak calibration, from the ranking's summary
             probabilistic = replace(probabilistic,

@@ -12,7 +12,6 @@ A group too small to conclude anything is named in a warning rather than shown a
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -27,6 +26,7 @@ from assay.inference.estimate import Estimate, finite_or_none
 from assay.inference.groups import SUMMARIES, GroupTest, disparities, group_tests
 from assay.inference.multiple import adjust as adjusted_p
 from assay.inference.roc_compare import unpaired_auc_test
+from assay.inputs import value_codes
 from assay.summaries.scores import ScoreCounts
 
 __all__ = ["GroupedEvaluation", "evaluate_groups", "group_codes", "group_options", "grouped", "take_rows",
@@ -56,25 +56,36 @@ def group_codes(by: Any, n: int) -> tuple[tuple[str, ...], np.ndarray, tuple[str
         columns = {str(getattr(by, "name", None) or "group"): by}
     if not columns:
         raise InvalidInput("no grouping column", field="by")
-    values = []
+    codes = np.zeros(n, dtype=np.int64)
+    labels: list[str] = [""]
     for name, column in columns.items():
-        try:
-            array = np.asarray(column, dtype=object)
-        except Exception:  # noqa: BLE001 - anything numpy cannot hold as a column
-            raise InvalidInput(f"expected an array-like of {n} group values", field=f"by {name}") from None
-        if array.ndim != 1 or len(array) != n:
-            raise InvalidInput(f"has {array.size if array.ndim != 1 else len(array)} values but the predictions "
-                               f"have {n}", field=f"by {name}")
-        missing = [i for i, v in enumerate(array) if v is None or (isinstance(v, float) and math.isnan(v))]
-        if missing:
-            raise InvalidInput("a missing group value", field=f"by {name}", row=missing[0])
-        values.append(np.array([str(v) for v in array], dtype=object))
-    keys = values[0] if len(values) == 1 else np.array([" / ".join(parts) for parts in zip(*values)], dtype=object)
-    labels, codes = np.unique(keys.astype(str), return_inverse=True)
+        own, own_labels = _column_codes(column, name, n)
+        codes = codes * len(own_labels) + own  # each combination of the columns' values, its own code
+        labels = [f"{a} / {b}" if a else b for a in labels for b in own_labels]
+    present, codes = np.unique(codes, return_inverse=True)
+    labels = [labels[i] for i in present]
     if len(labels) > MAX_GROUPS:
         raise InvalidInput(f"{len(labels):,} groups; at most {MAX_GROUPS:,} (is it a column of ids?)",
                            field=f"by {next(iter(columns))}")
-    return tuple(columns), codes.astype(np.intp), tuple(str(label) for label in labels)
+    order = sorted(range(len(labels)), key=labels.__getitem__)  # the groups in the order of their labels' text
+    rank = np.empty(len(labels), dtype=np.intp)
+    rank[order] = np.arange(len(labels))
+    codes, labels = rank[codes], [labels[i] for i in order]
+    return tuple(columns), codes.astype(np.intp), tuple(labels)
+
+
+def _column_codes(column: Any, name: str, n: int) -> tuple[np.ndarray, list[str]]:
+    """A grouping column's code per instance and its values as text (each text once: 1 and "1" are one group,
+    as a table read from a file has them), found by hashing or counting the values, never by sorting them."""
+    try:
+        codes, distinct = value_codes(column, f"by {name}")
+    except InvalidInput as e:
+        raise InvalidInput("a missing group value" if e.problem == "missing value" else e.problem, field=e.field,
+                           row=e.row) from None
+    if len(codes) != n:
+        raise InvalidInput(f"has {len(codes)} values but the predictions have {n}", field=f"by {name}")
+    text, merged = np.unique(np.array([str(v) for v in distinct], dtype=object).astype(str), return_inverse=True)
+    return merged.reshape(-1)[codes].astype(np.int64), [str(t) for t in text]
 
 
 @dataclass(frozen=True)
@@ -145,10 +156,11 @@ def evaluate_groups(by: Any, n: int, options: Options, evaluate_rows: Callable[[
     groups: dict[str, Evaluation | None] = {}
     skipped: dict[str, str] = {}
     sizes: dict[str, int] = {}
-    order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(len(labels) + 1))
+    small = codes.astype(np.int16) if len(labels) <= np.iinfo(np.int16).max else codes
+    order = np.argsort(small, kind="stable")  # each group's rows in their order (a radix sort of small codes)
+    bounds = np.searchsorted(small[order], np.arange(len(labels) + 1))
     for g, label in enumerate(labels):
-        rows = np.sort(order[bounds[g]:bounds[g + 1]])
+        rows = order[bounds[g]:bounds[g + 1]]
         sizes[label] = len(rows)
         try:
             groups[label] = evaluate_rows(rows, own)

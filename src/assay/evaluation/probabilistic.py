@@ -40,6 +40,15 @@ from assay.inference.calibration_curve import (
     brier_decomposition,
     calibration_curve,
 )
+from assay.inference.ece import (
+    EceInterval,
+    SmoothEce,
+    binning_text,
+    ece_interval_of_rows,
+    ece_interval_of_summary,
+    smooth_ece_of_rows,
+    smooth_ece_of_summary,
+)
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.inference.means import Range, delta_ratio_interval, normal_mean_interval
 from assay.inference.proportion import proportion_bounds
@@ -157,22 +166,35 @@ class CalibrationTable:
     class x against whether the instance is of class x) or ``"top label"`` (the
     largest probability against whether its class is the true one). ``ece`` and
     ``mce`` are the expected and maximum calibration errors over the non-empty
-    bins (NaN, shown as null, when there is no instance).
+    bins (NaN, shown as null, when there is no instance). ``ece_interval`` is the
+    ECE's percentile bootstrap interval, for two-class probabilities (None, and no
+    JSON key, for more classes: their summary keeps only the bins' sums, which a
+    stream's parts merge, not the instances to redraw).
     """
     target: str
     strategy: CalibrationStrategy
     bins: tuple[CalibrationBin, ...]
     ece: float
     mce: float
+    ece_interval: EceInterval | None = None
+
+    @property
+    def binning(self) -> str:
+        """The bins in words: '10 equal-width bins (uniform), as sklearn.calibration.calibration_curve bins'."""
+        return binning_text(self.strategy, len(self.bins))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "target": self.target,
             "bins": [b.to_dict() for b in self.bins],
             "ece": finite_or_none(self.ece),
             "mce": finite_or_none(self.mce),
             "strategy": self.strategy,
         }
+        if self.ece_interval is not None:  # two-class probabilities (null bounds with the reason beyond memory)
+            out["binning"] = self.binning
+            out["ece_interval"] = self.ece_interval.to_dict()
+        return out
 
 
 @dataclass(frozen=True)
@@ -203,6 +225,7 @@ class ProbabilisticAnalysis:
     hierarchy: CalibrationHierarchy | None = None  # two-class scores: mean and weak calibration, Spiegelhalter
     moderate: CalibrationCurve | None = None  # two-class scores: the lowess curve of rms::val.prob, E-statistics
     brier_decomposition: BrierDecomposition | None = None  # two-class scores: Murphy's partition, scaled Brier
+    smooth_ece: SmoothEce | None = None  # the table's target in memory: Błasiok & Nakkiran's smooth ECE
 
     @property
     def estimates(self) -> dict[str, Estimate]:
@@ -222,6 +245,8 @@ class ProbabilisticAnalysis:
             out["calibration_curve"] = self.moderate.to_dict()
         if self.brier_decomposition is not None:
             out["brier_decomposition"] = self.brier_decomposition.to_dict()
+        if self.smooth_ece is not None:
+            out["smooth_ece"] = self.smooth_ece.to_dict()
         return out
 
 
@@ -486,6 +511,7 @@ def analyse_probabilities(
     bins: int = 10,
     strategy: CalibrationStrategy = "uniform",
     confidence: float = 0.95,
+    bootstrap: BootstrapSettings | None = None,
 ) -> ProbabilisticAnalysis:
     """Evaluate probabilistic predictions: losses, relative losses, calibration.
     Parameters
@@ -518,6 +544,12 @@ def analyse_probabilities(
         equal numbers of instances (computed from the data, not mergeable).
     confidence : float, default 0.95
         Confidence level of every interval.
+    bootstrap : BootstrapSettings, optional
+        Resamples and seed of the ECE's percentile interval (rows redrawn with
+        replacement, :func:`assay.inference.ece.ece_interval`); None: no interval,
+        with that reason. With two classes only, as the smooth ECE: more classes
+        are summarised as the bins' sums, which a stream's parts merge, so that
+        parts and whole report the same (neither).
 
     Returns
     -------
@@ -589,7 +621,16 @@ def analyse_probabilities(
         table = quantile_calibration_table(codes, p, labels=labels, calibration_class=calibration_class,
                                            bins=bins, confidence=confidence)
         analysis = replace(analysis, calibration=table)
-    return analysis
+    if k != 2:  # as a stream's parts give them: only the bins' sums are kept
+        return analysis
+    # the ECE's interval and the smooth ECE, of the instances the table bins (rows redrawn as cells)
+    value, outcome = calibration_values(codes, p, calibration_class)
+    table = analysis.calibration
+    edges = np.array([b.low for b in table.bins] + [table.bins[-1].high])
+    interval = ece_interval_of_rows(value, outcome, edges=edges, strategy=strategy, bin_of=bin_index,
+                                    confidence=confidence, bootstrap=bootstrap)
+    return replace(analysis, calibration=replace(table, ece_interval=interval),
+                   smooth_ece=smooth_ece_of_rows(value, outcome))
 
 
 def probability_fold(summary: Any, *, clip: float | None = None, bins: int = 10) -> ProbabilityFold | None:
@@ -623,7 +664,10 @@ def analyse_score_counts(
     With ``strategy="quantile"`` the reliability table is :func:`quantile_table_of_counts`. The mean and weak
     calibration and Spiegelhalter's test (:func:`assay.inference.calibration.calibration_hierarchy`) are walked
     from the same summary; so are the moderate calibration (:func:`two_class_calibration`: the lowess curve of
-    rms::val.prob, its E-statistics and their band from ``bootstrap``) and the Brier decomposition.
+    rms::val.prob, its E-statistics and their band from ``bootstrap``) and the Brier decomposition; so are
+    the ECE's percentile interval (instances redrawn from the distinct scores' counts,
+    :func:`assay.inference.ece.ece_interval_of_summary`) and the smooth ECE of Błasiok & Nakkiran (2023), both
+    for a summary in memory only (on disk or on Spark: null with the reason).
     """
     confidence = check_confidence(confidence)
     clip = check_clip(clip)
@@ -644,6 +688,12 @@ def analyse_score_counts(
     analysis = analyse_summary(total, prior=prior, confidence=confidence)
     if strategy == "quantile":
         analysis = replace(analysis, calibration=quantile_table_of_counts(summary, bins=bins, confidence=confidence))
+    table = analysis.calibration
+    edges = np.array([b.low for b in table.bins] + [table.bins[-1].high])
+    interval = ece_interval_of_summary(summary, edges=edges, strategy=strategy, bin_of=bin_index,
+                                       confidence=confidence, bootstrap=bootstrap)
+    analysis = replace(analysis, calibration=replace(table, ece_interval=interval),
+                       smooth_ece=smooth_ece_of_summary(summary))
     return replace(analysis, hierarchy=calibration_hierarchy(summary, confidence=confidence),
                    **two_class_calibration(summary, confidence=confidence, bootstrap=bootstrap))
 

@@ -59,13 +59,14 @@ SPAN = 2.0 / 3.0
 GRID = 51
 """Probabilities at which the curve and its band are reported: equally spaced over the range of the scores."""
 
-BUDGET = 10_000_000
+BUDGET = 4_000_000
 """The band's cost at most, in terms summed over the resamples: each resample's local fits (about 100) times
 (the distinct probabilities in a fit's window, about 2/3 of them, + ``PER_FIT`` for a fit's fixed cost). The
 resamples are refitted a block at a time (:func:`lowess_rows`), at about 30 ns a term here (2 cores shared with
-other work: best of 3 runs), so about 0.3-0.5 s at most: all 2,000 resamples up to about 40 distinct
-probabilities, some 800 at 100 (probabilities to 2 decimals; 0.27 s), 290 at 300 (0.41 s), 225 at 400 (0.49 s),
-and no band (fewer than ``MIN_RESAMPLES``) above about 450."""
+other work: best of 3 runs), so about 0.1-0.2 s at most, in every report of probabilities (a larger budget made
+a report of 400 rows slower than one of 1,000): all 2,000 resamples up to about 20 distinct probabilities, some
+300 at 100 (probabilities to 2 decimals), and no band (fewer than ``MIN_RESAMPLES``) above about 150; ``budget=``
+of :func:`calibration_curve` asks for more."""
 
 PER_FIT = 80
 """A local fit's fixed cost, in terms."""

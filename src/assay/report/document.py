@@ -555,7 +555,7 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
                      "—" if bin_.ci is None else f"{bin_.ci.low * 100:.1f} – {bin_.ci.high * 100:.1f}%"])
     b.table(Table(["predicted", "instances", "mean predicted", "observed", f"{level} CI (Wilson)"], rows,
                   align="lrrrr"))
-    b.para(f"expected calibration error {percent(cal.ece)} · maximum {percent(cal.mce)}", "muted")
+    b.para(_ece_line(cal, getattr(p, "smooth_ece", None), level), "muted")
     hierarchy_words = _calibration_hierarchy(b, p.hierarchy, level) if p.hierarchy is not None else []
     if getattr(p, "moderate", None) is not None:
         hierarchy_words += _calibration_moderate(b, p.moderate, getattr(p, "brier_decomposition", None), level)
@@ -571,6 +571,27 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
     words.append(f"Predicted and observed frequencies differ by {percent(cal.ece)} on average "
                  f"(expected calibration error).")
     return words + hierarchy_words
+
+
+def _ece_line(cal: Any, smooth: Any, level: str) -> str:
+    """'expected calibration error 4.1% (95% CI 3.2–5.0%; 10 equal-width bins) · maximum 9.0% · smooth ECE
+    3.8% (Błasiok & Nakkiran 2023)', each missing part with its reason."""
+    kind = "equal-width" if cal.strategy == "uniform" else "equal-count"
+    bins = f"{len(cal.bins)} {kind} bins"
+    interval = getattr(cal, "ece_interval", None)
+    if not math.isfinite(cal.ece):
+        ece = "undefined"
+    elif interval is not None and interval.low is not None:
+        ece = f"{percent(cal.ece)} ({level} CI {interval.low * 100:.1f}–{interval.high * 100:.1f}%; {bins})"
+    else:
+        reason = f"; {interval.note}" if interval is not None and interval.note else ""
+        ece = f"{percent(cal.ece)} ({bins}{reason})"
+    line = f"expected calibration error {ece} · maximum {percent(cal.mce)}"
+    if smooth is not None and smooth.value is not None:
+        line += f" · smooth ECE {percent(smooth.value)} (Błasiok & Nakkiran 2023)"
+    elif smooth is not None and smooth.note:
+        line += f" · smooth ECE (Błasiok & Nakkiran 2023) {smooth.note}"
+    return line
 
 
 def _calibration_hierarchy(b: Builder, h: Any, level: str) -> list[str]:

@@ -48,9 +48,10 @@ def groups_document(r: Any, *, brief: bool = False) -> list[Block]:
     shown = _shown(r)
     scored = any(_auc(ev) is not None for ev in r.groups.values())
     thresholded = r.overall.thresholded
+    two_class = thresholded and r.overall.positive is not None
     head = ["group", "n"]
     if thresholded:
-        head += ["Accuracy", "TPR (recall)", "FPR", "Selection rate"]
+        head += ["Accuracy", "TPR (recall)", "FPR", "Selection rate"] if two_class else ["Accuracy"]
     if scored:
         head.append("ROC AUC")
     rows = []
@@ -62,8 +63,9 @@ def groups_document(r: Any, *, brief: bool = False) -> list[Block]:
             continue
         row = [label, f"{n:,}"]
         if thresholded:
-            row += [estimate_cell(_metric(ev, "accuracy"), as_percent=True),
-                    estimate_cell(_metric(ev, "recall"), as_percent=True),
+            row.append(estimate_cell(_metric(ev, "accuracy"), as_percent=True))
+        if two_class:
+            row += [estimate_cell(_metric(ev, "recall"), as_percent=True),
                     estimate_cell(_metric(ev, "fpr"), as_percent=True),
                     estimate_cell(_metric(ev, "detection_prevalence"), as_percent=True)]
         if scored:
@@ -115,8 +117,13 @@ def groups_document(r: Any, *, brief: bool = False) -> list[Block]:
                      f"{'the rest' if len(r.groups) > 2 else 'the other'} (DeLong's unpaired test, Holm-adjusted)"
                      + (": " + ", ".join(f"{t['group']} {t['auc']:.3f} vs {t['other']:.3f}" for t in significant[:5])
                         if significant else "") + ".")
+    if not words:
+        evaluated = sum(ev is not None for ev in r.groups.values())
+        words = ["Too few groups evaluated to compare them." if evaluated < 2 else
+                 "The gaps between the groups (their rates tested, fairlearn's summaries) are for two classes with "
+                 "predicted labels; each group's whole report is in the JSON."]
     b.heading("In words")
-    for w in words or ["Too few groups evaluated to compare them."]:
+    for w in words:
         b.para(w)
     return b.blocks
 
