@@ -186,9 +186,13 @@ def test_the_command_line(tmp_path, capsys):
                  "--bootstrap", "200"]) == 0
     text = capsys.readouterr().out
     assert "By group" in text and "Each group against the rest" in text and "In words" in text
+    assert main(["report", str(path), "--truth", "y", "--score", "p", "--by", "site", "--bootstrap", "200",
+                 "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("subgroup,section,metric,group,value,low,high")
+    assert {line.split(",")[0] for line in lines[1:]} >= {"(all)", "a", "b", "c", "(gaps)"}
     assert "True positive rate by group" in html.read_text()
     for args, message in ((["--by", "nosuch"], "column 'nosuch' is not in"),
-                          (["--by", "site", "--format", "csv"], "--by applies to"),
                           (["--by", "site", "--plots", str(tmp_path / "pl")], "--plots with --by"),
                           (["--by", "site", "--engine", "spark", "--proba", "0=p,1=p"], "--by with --proba needs")):
         assert main(["report", str(path), "--truth", "y", "--score", "p", *args]) == 2

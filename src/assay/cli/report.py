@@ -243,9 +243,8 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         if by and proba and (engine == "spark" or streams(file, memory)):
             raise UserError("--by with --proba needs the table in memory (one file that fits in --memory; give the "
                             "positive class's column as --score to read it in batches or on Spark)")
-        if by and (task == "regression" or fmt == "csv"):
-            raise UserError("--by applies to classifiers' reports in text, JSON, Markdown and HTML"
-                            + (" (not --format csv yet)" if fmt == "csv" else ""))
+        if by and task == "regression":
+            raise UserError("--by applies to classifiers' reports (not to numeric predictions yet)")
         if weight is not None and (engine == "spark" or streams(file, memory)):
             raise UserError("--weight needs the table in memory: give one file that fits in --memory (a directory, "
                             "a glob, a larger file or --engine spark is read in batches, without weights)")

@@ -22,6 +22,7 @@ from assay.errors import InvalidInput
 from assay.evaluation import display
 from assay.evaluation.options import Options
 from assay.evaluation.result import Evaluation
+from assay.evaluation.tidy import to_frame
 from assay.inference.estimate import Estimate, finite_or_none
 from assay.inference.groups import SUMMARIES, GroupTest, disparities, group_tests
 from assay.inference.multiple import adjust as adjusted_p
@@ -141,6 +142,12 @@ class GroupedEvaluation(display.Displayable):
             "group_warnings": list(self.warnings),
             "notes": [*overall["notes"], *self.notes],
         }
+
+    def to_frame(self) -> Any:
+        """Every estimate as a tidy pandas DataFrame: ``subgroup`` ("(all)", each group's label, "(gaps)"), then
+        the columns of ``Evaluation.to_frame()``; the disparity summaries and each group's rates against the rest
+        last."""
+        return to_frame(self)
 
     def __str__(self) -> str:
         return display.text(self)

@@ -17,7 +17,7 @@ from typing import Any
 
 from assay.inference.estimate import Estimate
 
-__all__ = ["COLUMNS", "MODEL_COLUMNS", "estimate_rows", "model_rows", "to_frame"]
+__all__ = ["COLUMNS", "MODEL_COLUMNS", "GROUP_COLUMNS", "estimate_rows", "model_rows", "subgroup_rows", "to_frame"]
 
 COLUMNS = ("section", "metric", "group", "value", "low", "high", "method", "note")
 
@@ -126,6 +126,26 @@ def model_rows(result: Any) -> list[dict[str, Any]]:
     return rows
 
 
+GROUP_COLUMNS = ("subgroup", *COLUMNS)
+"""The columns of a report by group (``by=``): the group's label first ("(all)" for all the instances, "(gaps)"
+for the gaps between the groups)."""
+
+
+def subgroup_rows(result: Any) -> list[dict[str, Any]]:
+    """The rows of a report by group: all the instances' estimates, each group's, then the disparity summaries
+    and each group's rates tested against the rest (the difference with its interval, the Holm-adjusted p)."""
+    rows = [{"subgroup": "(all)", **r} for r in estimate_rows(result.overall)]
+    for label, ev in result.groups.items():
+        if ev is not None:
+            rows += [{"subgroup": label, **r} for r in estimate_rows(ev)]
+    for name, e in result.disparities.items():
+        rows.append({"subgroup": "(gaps)", **_row("disparities", name, None, e)})
+    for t in result.tests:
+        rows.append({"subgroup": t.group, **_row("against_the_rest", t.rate, t.against, t.difference),
+                     "note": f"pvalue_holm={t.adjusted!r}" if t.adjusted is not None else t.difference.note})
+    return rows
+
+
 def to_frame(result: Any) -> Any:
     """The rows as a pandas DataFrame (pandas is needed for this alone); a result about several models
     (Validation, Comparison) has the model's name in a first column, ``model``."""
@@ -135,4 +155,6 @@ def to_frame(result: Any) -> Any:
         raise ImportError("to_frame() needs pandas: pip install pandas") from None
     if hasattr(result, "models") or hasattr(result, "reports"):  # a Validation or a Comparison
         return pd.DataFrame(model_rows(result), columns=list(MODEL_COLUMNS))
+    if hasattr(result, "groups") and hasattr(result, "overall"):  # a report by group
+        return pd.DataFrame(subgroup_rows(result), columns=list(GROUP_COLUMNS))
     return pd.DataFrame(estimate_rows(result), columns=list(COLUMNS))

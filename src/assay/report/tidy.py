@@ -6,7 +6,7 @@ import csv
 import io
 from typing import Any
 
-from assay.evaluation.tidy import COLUMNS, estimate_rows
+from assay.evaluation.tidy import COLUMNS, GROUP_COLUMNS, estimate_rows, subgroup_rows
 
 __all__ = ["render_csv"]
 
@@ -20,10 +20,13 @@ def _cell(value: Any) -> str:
 
 
 def render_csv(result: Any) -> str:
-    """section, metric, group, value, low, high, method, note; an empty cell for what is undefined."""
+    """section, metric, group, value, low, high, method, note; an empty cell for what is undefined (a report by
+    group: its ``subgroup`` first)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in estimate_rows(result):
-        writer.writerow([_cell(row[c]) for c in COLUMNS])
+    grouped = hasattr(result, "groups") and hasattr(result, "overall")
+    columns = GROUP_COLUMNS if grouped else COLUMNS
+    writer.writerow(columns)
+    for row in (subgroup_rows(result) if grouped else estimate_rows(result)):
+        writer.writerow([_cell(row[c]) for c in columns])
     return out.getvalue()
