@@ -29,7 +29,7 @@ from assay.evaluation.threshold_stability import (
     BEYOND_MEMORY,
     ONE_CLASS,
     ONE_SCORE,
-    percentile_interval,
+    threshold_ends,
     threshold_stability,
 )
 from assay.inference.bootstrap import BootstrapSettings
@@ -133,11 +133,11 @@ def test_the_interval_is_the_quantiles_of_the_rechosen_thresholds():
 
 
 def test_an_infinite_replicate_is_the_end_it_interpolates_towards():
-    assert tuple(percentile_interval(np.array([1.0, 2.0, np.inf]), 0.5)) == (1.5, np.inf)
-    assert tuple(percentile_interval(np.array([-np.inf, 1.0, 2.0]), 0.5)) == (-np.inf, 1.5)
-    assert tuple(percentile_interval(np.array([np.inf] * 3), 0.9)) == (np.inf, np.inf)
+    assert tuple(threshold_ends(np.array([1.0, 2.0, np.inf]), 0.5)) == (1.5, np.inf)
+    assert tuple(threshold_ends(np.array([-np.inf, 1.0, 2.0]), 0.5)) == (-np.inf, 1.5)
+    assert tuple(threshold_ends(np.array([np.inf] * 3), 0.9)) == (np.inf, np.inf)
     values = np.arange(10.0)
-    assert tuple(percentile_interval(values, 0.8)) == tuple(np.quantile(values, ends(0.8)))
+    assert tuple(threshold_ends(values, 0.8)) == tuple(np.quantile(values, ends(0.8)))
 
 
 def test_lower_scores_give_the_thresholds_in_their_own_units():

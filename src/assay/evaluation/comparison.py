@@ -24,6 +24,7 @@ from assay.checks import check_confidence, check_resamples, check_seed
 from assay.errors import InvalidInput
 from assay.evaluation import display
 from assay.evaluation.costs import Costs
+from assay.evaluation.decision import decision_field
 from assay.evaluation.display import Displayable
 from assay.evaluation.evaluate import evaluate, pos_label_errors
 from assay.evaluation.hull import combined_hull
@@ -338,10 +339,9 @@ def decision_options(options: Options, scores: bool) -> dict[str, Any]:
 def refuse_labels_decision(options: Options, name: str) -> None:
     """A decision curve asked of a model that gives predicted labels: refused in one line."""
     if options.net_benefit:
-        field = "thresholds_range" if options.thresholds_range is not None else "net_benefit"
         who = f"{name} gives" if name else "these models give"
         raise InvalidInput(f"a decision curve needs probabilities of the positive class; {who} predicted labels",
-                           field=field)
+                           field=decision_field(options))
 
 
 def decision_differences(names: tuple[str, ...], joint: list[Any], options: Options) -> tuple[Any, ...]:

@@ -21,18 +21,22 @@ from assay.inference.decision import DecisionCurve, decision_curve
 from assay.metrics.decision import DecisionBinsFold, costs_threshold
 from assay.metrics.ranking import walk_summary, want
 
-__all__ = ["decision_curve_of", "ask_decision_curve", "refuse_decision_curve", "NOT_PROBABILITIES"]
+__all__ = ["decision_curve_of", "ask_decision_curve", "refuse_decision_curve", "decision_field", "NOT_PROBABILITIES"]
 
 NOT_PROBABILITIES = ("the decision curve needs probabilities of the positive class: {why}")
 """Why a decision curve is refused."""
+
+
+def decision_field(options: Options) -> str:
+    """The option that asked for the decision curve, as errors name it: ``thresholds_range`` when given."""
+    return "thresholds_range" if options.thresholds_range is not None else "net_benefit"
 
 
 def refuse_decision_curve(options: Options, where: str, instead: str) -> None:
     """Refuse ``net_benefit`` (and ``thresholds_range``) where no decision curve is drawn yet, in one line that
     says what to do instead."""
     if options.net_benefit:
-        field = "thresholds_range" if options.thresholds_range is not None else "net_benefit"
-        raise InvalidInput(f"no decision curve {where} (not yet): {instead}", field=field)
+        raise InvalidInput(f"no decision curve {where} (not yet): {instead}", field=decision_field(options))
 
 
 def _folds(options: Options, labels: tuple[str, ...], positive: str | None) -> tuple[list[DecisionBinsFold], Any]:
@@ -61,7 +65,7 @@ def ask_decision_curve(summary: Any, options: Options, *, labels: tuple[str, ...
 
 
 def _check(options: Options, low: float, high: float, direction: str) -> None:
-    field = "thresholds_range" if options.thresholds_range is not None else "net_benefit"
+    field = decision_field(options)
     if direction == "lower":
         raise InvalidInput(NOT_PROBABILITIES.format(why="lower scores mean the positive class here"), field=field)
     if low < 0.0 or high > 1.0:

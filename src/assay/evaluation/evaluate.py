@@ -298,8 +298,7 @@ def evaluate(
                             score_name=score_name, allow_disjoint_labels=allow_disjoint_labels,
                             sample_weight=take_rows(sample_weight, rows), options=own)
 
-        return evaluate_groups(by, len(np.asarray(y_true, dtype=object)) if not hasattr(y_true, "__len__")
-                               else len(y_true), options, rows_of)
+        return evaluate_groups(by, len(y_true), options, rows_of)
     kind = "labels" if y_pred is not None and y_score is None and y_proba is None else None
     if kind:
         refuse_inapplicable(kind, [name for name in options.asked() if name != "threshold"])

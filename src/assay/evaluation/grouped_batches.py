@@ -123,23 +123,17 @@ def grouped_scores(scores: dict[str, ScoreCounts], seen: list[str], by: Sequence
         total = total.merge(scores[key])
     overall = evaluate_score_counts(as_chosen(total), labels, chosen, why, options)
     own, notes = group_options(options, overall)
-    groups: dict[str, Any] = {}
-    skipped: dict[str, str] = {}
-    sizes: dict[str, int] = {}
-    for key in keys:
-        summary = as_chosen(scores[key])
-        sizes[key] = int(summary.n_positive + summary.n_negative)
+    summaries = {key: as_chosen(scores[key]) for key in keys}
+
+    def report(summary: ScoreCounts) -> Any:
         present = [label for label, n in ((summary.labels[1], summary.n_positive),
                                           (summary.labels[0], summary.n_negative)) if n > 0]
-        if len(present) < 2:
-            groups[key] = None
-            skipped[key] = f"y_true: {SINGLE.format(label=present[0])}"
-            continue
-        try:
-            groups[key] = evaluate_score_counts(summary, labels, chosen, why, own)
-        except InvalidInput as e:
-            groups[key], skipped[key] = None, e.describe()
-    return grouped(tuple(by), overall, groups, sizes, skipped, options, notes)
+        if len(present) < 2:  # as the rows of one class are refused in memory
+            raise InvalidInput(SINGLE.format(label=present[0]), field="y_true")
+        return evaluate_score_counts(summary, labels, chosen, why, own)
+
+    return grouped(tuple(by), overall, {key: (lambda s=s: report(s)) for key, s in summaries.items()},
+                   {key: int(s.n_positive + s.n_negative) for key, s in summaries.items()}, options, notes)
 
 
 def grouped_labels(pairs: dict[str, dict[tuple[str, str], int]], by: Sequence[str], options: Options,
@@ -161,14 +155,8 @@ def grouped_labels(pairs: dict[str, dict[tuple[str, str], int]], by: Sequence[st
             everything[pair] = everything.get(pair, 0) + c
     overall = evaluate_confusion_counts(matrix(everything), options, positive=positive)
     own, notes = group_options(options, overall)
-    groups: dict[str, Any] = {}
-    skipped: dict[str, str] = {}
-    sizes: dict[str, int] = {}
-    for key in keys:
-        cm = matrix(pairs[key])
-        sizes[key] = int(cm.n)
-        try:
-            groups[key] = evaluate_confusion_counts(cm, own, positive=positive)
-        except InvalidInput as e:
-            groups[key], skipped[key] = None, e.describe()
-    return grouped(tuple(by), overall, groups, sizes, skipped, options, notes)
+    matrices = {key: matrix(pairs[key]) for key in keys}
+    return grouped(tuple(by), overall,
+                   {key: (lambda cm=cm: evaluate_confusion_counts(cm, own, positive=positive))
+                    for key, cm in matrices.items()},
+                   {key: int(cm.n) for key, cm in matrices.items()}, options, notes)

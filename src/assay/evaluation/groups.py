@@ -120,8 +120,12 @@ class GroupedEvaluation(display.Displayable):
 
     def significant_gaps(self) -> list[GroupTest]:
         """The tests whose Holm-adjusted p-value is below 1 − confidence."""
-        alpha = 1.0 - self.confidence
-        return [t for t in self.tests if t.adjusted is not None and t.adjusted < alpha]
+        return [t for t in self.tests if t.significant(self.confidence)]
+
+    def significant_auc_tests(self) -> list[dict[str, Any]]:
+        """The groups whose AUC differs significantly from the rest's (Holm-adjusted DeLong)."""
+        return [t for t in self.auc_tests
+                if t.get("pvalue_holm") is not None and t["pvalue_holm"] < 1.0 - self.confidence]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON of ``assay report --by``: the report of all the instances (every key of ``assay report``'s),
@@ -160,21 +164,12 @@ def evaluate_groups(by: Any, n: int, options: Options, evaluate_rows: Callable[[
     names, codes, labels = group_codes(by, n)
     overall = evaluate_rows(None, options)
     own, notes = group_options(options, overall)
-    groups: dict[str, Evaluation | None] = {}
-    skipped: dict[str, str] = {}
-    sizes: dict[str, int] = {}
     small = codes.astype(np.int16) if len(labels) <= np.iinfo(np.int16).max else codes
     order = np.argsort(small, kind="stable")  # each group's rows in their order (a radix sort of small codes)
     bounds = np.searchsorted(small[order], np.arange(len(labels) + 1))
-    for g, label in enumerate(labels):
-        rows = order[bounds[g]:bounds[g + 1]]
-        sizes[label] = len(rows)
-        try:
-            groups[label] = evaluate_rows(rows, own)
-        except InvalidInput as e:
-            groups[label] = None
-            skipped[label] = e.describe()
-    return grouped(names, overall, groups, sizes, skipped, options, notes)
+    rows = {label: order[bounds[g]:bounds[g + 1]] for g, label in enumerate(labels)}
+    return grouped(names, overall, {label: (lambda r=r: evaluate_rows(r, own)) for label, r in rows.items()},
+                   {label: len(r) for label, r in rows.items()}, options, notes)
 
 
 def group_options(options: Options, overall: Evaluation) -> tuple[Options, list[str]]:
@@ -193,11 +188,18 @@ def group_options(options: Options, overall: Evaluation) -> tuple[Options, list[
     return own, notes
 
 
-def grouped(names: tuple[str, ...], overall: Evaluation, groups: dict[str, Evaluation | None],
-            sizes: dict[str, int], skipped: dict[str, str], options: Options, notes: list[str]) -> GroupedEvaluation:
-    """The result from the evaluations of all the instances and of each group (None: ``skipped``, with why):
-    the small groups' warnings and the gaps between the groups. What every path (in memory, in batches) ends
-    with."""
+def grouped(names: tuple[str, ...], overall: Evaluation, makers: Mapping[str, Callable[[], Evaluation]],
+            sizes: dict[str, int], options: Options, notes: list[str]) -> GroupedEvaluation:
+    """The result from the evaluation of all the instances and each group's evaluation as ``makers`` make it (a
+    group whose data cannot be evaluated, a single class, ...: None, its reason in ``skipped``), with the small
+    groups' warnings and the gaps between the groups. What every path (in memory, in batches, Spark) ends with."""
+    groups: dict[str, Evaluation | None] = {}
+    skipped: dict[str, str] = {}
+    for label, make in makers.items():
+        try:
+            groups[label] = make()
+        except InvalidInput as e:
+            groups[label], skipped[label] = None, e.describe()
     notes = list(notes)
     if skipped:
         notes.append(f"{len(skipped)} group(s) not evaluated ({', '.join(map(repr, list(skipped)[:5]))}"

@@ -36,12 +36,13 @@ from assay.evaluation.options import Options
 from assay.evaluation.thresholds import choice_of, threshold_criterion
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
+from assay.inference.paired_bootstrap import percentile_interval
 from assay.inference.roc import resampled_curves
 from assay.metrics.ranking import counts_at, threshold_counts
 from assay.summaries.scores import ScoreCounts
 
 __all__ = ["ThresholdStability", "threshold_stability", "stability_of", "stability_note", "METHOD", "BEYOND_MEMORY",
-           "percentile_interval", "share_text"]
+           "threshold_ends", "share_text"]
 
 METHOD = 'stratified percentile bootstrap, as pROC\'s ci.coords(x = "best")'
 """The method's name, in the JSON and the report."""
@@ -90,14 +91,15 @@ class ThresholdStability:
                 "note": self.note}
 
 
-def percentile_interval(values: np.ndarray, confidence: float) -> ConfidenceInterval:
-    """The (1 - c)/2 and (1 + c)/2 quantiles of ``values`` (numpy's default, linear), as every percentile
-    interval in assay; an infinite replicate (a threshold above every score) counts as the largest (or, with
+def threshold_ends(values: np.ndarray, confidence: float) -> ConfidenceInterval:
+    """The (1 - c)/2 and (1 + c)/2 quantiles of re-chosen thresholds (numpy's default, linear); unlike
+    :func:`assay.inference.paired_bootstrap.percentile_interval` (finite replicates, used for the rates here), an
+    infinite replicate (a threshold above every score) counts as the largest (or, with
     ``-inf``, the smallest) value, and an end that interpolates towards it is infinite.
 
-    >>> percentile_interval(np.arange(5.0), 0.5)
+    >>> threshold_ends(np.arange(5.0), 0.5)
     ConfidenceInterval(low=1.0, high=3.0)
-    >>> percentile_interval(np.array([1.0, 2.0, np.inf]), 0.5)
+    >>> threshold_ends(np.array([1.0, 2.0, np.inf]), 0.5)
     ConfidenceInterval(low=1.5, high=inf)
     """
     alpha = 1.0 - confidence
@@ -194,7 +196,7 @@ def threshold_stability(criterion: str, summary: ScoreCounts, *, costs: Any = No
     method = "bootstrap-percentile"
     return ThresholdStability(
         criterion,
-        Estimate(point, percentile_interval(shown, confidence), method, note),
+        Estimate(point, threshold_ends(shown, confidence), method, note),
         Estimate(sensitivity, percentile_interval(np.concatenate(sens), confidence), method),
         Estimate(specificity, percentile_interval(np.concatenate(spec), confidence), method),
         same, confidence, settings, note, shown)

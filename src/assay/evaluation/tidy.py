@@ -11,11 +11,10 @@ apart by what it holds (an Evaluation its ``analysis``, a ranking its ``roc_auc`
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from typing import Any
 
-from assay.inference.estimate import Estimate
+from assay.inference.estimate import Estimate, finite_or_none
 
 __all__ = ["COLUMNS", "MODEL_COLUMNS", "GROUP_COLUMNS", "estimate_rows", "model_rows", "subgroup_rows", "to_frame"]
 
@@ -66,21 +65,16 @@ def estimate_rows(result: Any) -> list[dict[str, Any]]:
             rows.append(_row("probabilistic", name, None, getattr(p, name)))
     d = getattr(result, "net_benefit", None)
     if d is not None:  # the decision curve: a row per threshold probability and statistic
-        for name, values in (("net_benefit", d.model), ("interventions_avoided_per_100", d.avoided),
-                             ("standardized_net_benefit", d.standardized), ("advantage", d.advantage)):
-            band = d.interval({"net_benefit": "model", "interventions_avoided_per_100": "avoided",
-                               "standardized_net_benefit": "standardized"}.get(name, name))
+        for name, key in (("net_benefit", "model"), ("interventions_avoided_per_100", "avoided"),
+                          ("standardized_net_benefit", "standardized"), ("advantage", "advantage")):
+            values, band = getattr(d, key), d.interval(key)
             for i, t in enumerate(d.thresholds):
                 rows.append({"section": "net_benefit", "metric": name, "group": f"pt={t:.12g}",
-                             "value": _finite(values[i]), "low": None if band is None else _finite(band[0][i]),
-                             "high": None if band is None else _finite(band[1][i]),
-                             "method": "bootstrap" if band is not None else None, "note": d.interval_note})
+                             "value": finite_or_none(values[i]),
+                             "low": None if band is None else finite_or_none(band[0][i]),
+                             "high": None if band is None else finite_or_none(band[1][i]),
+                             "method": d.method if band is not None else None, "note": d.interval_note})
     return rows
-
-
-def _finite(value: Any) -> float | None:
-    value = float(value)
-    return value if math.isfinite(value) else None
 
 
 def _test_rows(models: list[str], name: str, test: dict[str, Any]) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ is paired.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +41,7 @@ from assay.metrics.decision import (
 )
 
 __all__ = ["MAX_RESAMPLED_THRESHOLDS", "DecisionCurve", "DecisionDifference", "decision_curve", "decision_difference",
-           "decision_difference_of_counts"]
+           "decision_difference_of_counts", "shown_rows"]
 
 MAX_RESAMPLED_THRESHOLDS = 200_000_000
 """Resamples x threshold probabilities at most for the bootstrap's intervals (about 1.6 GB a statistic
@@ -50,6 +51,18 @@ PER_100 = 100.0
 
 USUAL = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
 """The threshold probabilities a compact table shows when the curve has them."""
+
+
+def shown_rows(thresholds: np.ndarray, count: int = 7) -> list[int]:
+    """The indices of a few threshold probabilities for a compact table: the usual ones (0.05, 0.1, 0.2, 0.3,
+    0.5, 0.7, 0.9) where the grid has at least four of them, else about ``count`` spread over the curve."""
+    m = len(thresholds)
+    if m <= count:
+        return list(range(m))
+    usual = [int(i) for t in USUAL for i in np.flatnonzero(np.abs(np.asarray(thresholds) - t) < 1e-9)[:1]]
+    if len(usual) >= 4:
+        return usual
+    return sorted(set(np.round(np.linspace(0, m - 1, count)).astype(int).tolist()))
 
 
 def _ranges(thresholds: np.ndarray, mask: np.ndarray) -> list[tuple[float, float]]:
@@ -139,15 +152,8 @@ class DecisionCurve:
         return text + f"; at {self.confidence:.0%}, significantly at {_spans(sure)}."
 
     def rows(self, count: int = 7) -> list[int]:
-        """The indices of a few thresholds for a compact table: the usual ones (0.05, 0.1, 0.2, 0.3, 0.5, 0.7,
-        0.9) where the grid has at least four of them, else about ``count`` spread over the curve."""
-        m = len(self.thresholds)
-        if m <= count:
-            return list(range(m))
-        usual = [int(i) for t in USUAL for i in np.flatnonzero(np.abs(self.thresholds - t) < 1e-9)[:1]]
-        if len(usual) >= 4:
-            return usual
-        return sorted(set(np.round(np.linspace(0, m - 1, count)).astype(int).tolist()))
+        """The indices of a few thresholds for a compact table (:func:`shown_rows`)."""
+        return shown_rows(self.thresholds, count)
 
     def point(self, i: int) -> dict[str, Any]:
         """The curve at its ``i``-th threshold probability, each statistic with its interval."""
@@ -255,27 +261,36 @@ def _why_no_interval(counts: np.ndarray, resamples: int, thresholds: int) -> str
 
 def _bootstrap(pos: np.ndarray, neg: np.ndarray, pt: np.ndarray, prevalence: float | None, confidence: float,
                resamples: int, seed: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    rng = np.random.default_rng(seed)
-    bins = len(pos)
-    per_chunk = max(1, min(resamples, 8_000_000 // max(2 * bins, 1)))
     names = ("model", "avoided", "standardized", "advantage")
     replicates: dict[str, list[np.ndarray]] = {name: [] for name in names}
-    n_pos, n_neg = int(pos.sum()), int(neg.sum())
+    bins = len(pos)
+    # a cohort: every instance resampled, so the prevalence varies; a case-control sample: each class apart
+    for draw in _draws(np.concatenate([pos, neg]), prevalence is not None, resamples, seed):
+        stats = _statistics(draw[:, :bins], draw[:, bins:], pt, prevalence)
+        for name in names:
+            replicates[name].append(stats[name])
+    return {name: _band(np.concatenate(replicates[name]), confidence) for name in names}
+
+
+def _draws(counts: np.ndarray, stratified: bool, resamples: int, seed: int) -> Iterator[np.ndarray]:
+    """Bootstrap resamples of the instances that ``counts`` holds (a multinomial draw of their number over the
+    cells holding some: a row bootstrap's distribution), a block of (resamples, cells) at a time; with
+    ``stratified``, each half of the cells (a class) drawn apart, keeping its size."""
+    rng = np.random.default_rng(seed)
+    held = np.flatnonzero(counts)
+    half = len(counts) // 2
+    groups = [held[held < half], held[held >= half]] if stratified else [held]
+    per_chunk = max(1, min(resamples, 8_000_000 // max(len(counts), 1)))
     done = 0
     while done < resamples:
         size = min(per_chunk, resamples - done)
-        if prevalence is None:  # a cohort: every instance resampled, so the prevalence varies
-            both = np.concatenate([pos, neg])
-            draw = rng.multinomial(n_pos + n_neg, both / both.sum(), size=size).astype(np.float64)
-            p, q = draw[:, :bins], draw[:, bins:]
-        else:  # a case-control sample: cases and controls resampled apart
-            p = rng.multinomial(n_pos, pos / n_pos, size=size).astype(np.float64) if n_pos else np.zeros((size, bins))
-            q = rng.multinomial(n_neg, neg / n_neg, size=size).astype(np.float64) if n_neg else np.zeros((size, bins))
-        stats = _statistics(p, q, pt, prevalence)
-        for name in names:
-            replicates[name].append(stats[name])
+        draw = np.zeros((size, len(counts)))
+        for group in groups:
+            if len(group):
+                total = counts[group].sum()
+                draw[:, group] = rng.multinomial(int(total), counts[group] / total, size=size)
+        yield draw
         done += size
-    return {name: _band(np.concatenate(replicates[name]), confidence) for name in names}
 
 
 def _band(replicates: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
@@ -311,6 +326,10 @@ class DecisionDifference:
     def method(self) -> str:
         how = "of each class apart (case-control)" if self.prevalence_given else "of the instances"
         return f"paired percentile bootstrap, {self.resamples:,} resamples {how}"
+
+    def rows(self, count: int = 7) -> list[int]:
+        """The indices of a few thresholds for a compact table (:func:`shown_rows`)."""
+        return shown_rows(self.thresholds, count)
 
     def significant(self) -> tuple[list[tuple[float, float]], list[tuple[float, float]]] | None:
         """The ranges of threshold probabilities where a's net benefit is significantly above b's, and below."""
@@ -403,24 +422,8 @@ def decision_difference_of_counts(joint: np.ndarray, thresholds: np.ndarray, *, 
     a, b = curves(joint)
     interval = None
     note = _why_no_interval(joint, resamples, len(pt))
-    if note is None:
-        rng = np.random.default_rng(seed)
-        held = np.flatnonzero(joint)
-        half = bins * bins
-        groups = [held] if prevalence is None else [held[held < half], held[held >= half]]
-        per_chunk = max(1, min(resamples, 4_000_000 // max(2 * half, 1)))
-        replicates = []
-        done = 0
-        while done < resamples:
-            size = min(per_chunk, resamples - done)
-            draw = np.zeros((size, 2 * half))
-            for group in groups:
-                if len(group):
-                    total = joint[group].sum()
-                    draw[:, group] = rng.multinomial(int(total), joint[group] / total, size=size)
-            one, two = curves(draw)
-            replicates.append(one - two)
-            done += size
+    if note is None:  # both curves of a resample from the same instances (of each class apart: prevalence given)
+        replicates = [np.subtract(*curves(draw)) for draw in _draws(joint, prevalence is not None, resamples, seed)]
         interval = _band(np.concatenate(replicates), confidence)
     return DecisionDifference(names=tuple(names), thresholds=pt, a=a, b=b, difference=a - b, interval=interval,
                               confidence=float(confidence), resamples=int(resamples),

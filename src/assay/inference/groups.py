@@ -172,6 +172,10 @@ class GroupTest:
     pvalue: float | None
     adjusted: float | None = None
 
+    def significant(self, confidence: float) -> bool:
+        """Whether the Holm-adjusted p-value is below 1 − ``confidence``."""
+        return self.adjusted is not None and self.adjusted < 1.0 - confidence
+
     def to_dict(self) -> dict[str, Any]:
         return {"rate": self.rate, "group": self.group, "against": self.against,
                 "value": finite_or_none(self.value), "other": finite_or_none(self.other),

@@ -210,18 +210,12 @@ def roc_space_blocks(blocks: list[Block], space: dict[str, Any]) -> list[str]:
 
 
 
-USUAL_THRESHOLDS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
-"""The threshold probabilities a compact table shows when the curve has them."""
-
-
 def _decision_difference(blocks: list[Block], d: Any, level: str) -> str:
     """Two models' net benefit at a few threshold probabilities, the difference with its paired interval (the
     whole curve in the JSON), and the sentence."""
     a, b = d.names
     t = d.thresholds
-    rows_at = [i for u in USUAL_THRESHOLDS for i in range(len(t)) if abs(t[i] - u) < 1e-9][:len(USUAL_THRESHOLDS)]
-    if len(rows_at) < 4:
-        rows_at = sorted({round((len(t) - 1) * i / 6) for i in range(7)}) if len(t) > 7 else list(range(len(t)))
+    rows_at = d.rows()
     blocks.append(Heading(f"Decision curves: net benefit of {a} − {b}"))
 
     def cell(v: float) -> str:

@@ -102,7 +102,7 @@ def groups_document(r: Any, *, brief: bool = False) -> list[Block]:
                 if t is None or t.difference.value is None:
                     cells.append("—")
                     continue
-                mark = " *" if t.adjusted is not None and t.adjusted < 1 - r.confidence else ""
+                mark = " *" if t.significant(r.confidence) else ""
                 cells.append(f"{t.difference.value * 100:+.1f} pp ({pvalue_text(t.adjusted)}){mark}")
             rows.append(cells)
         against = "the rest" if len(r.groups) > 2 else repr(r.tests[0].against)
@@ -112,7 +112,7 @@ def groups_document(r: Any, *, brief: bool = False) -> list[Block]:
                               "exact for small counts) in the JSON"))
         words += _gap_words(r)
     if r.auc_tests:
-        significant = [t for t in r.auc_tests if t.get("pvalue_holm") is not None and t["pvalue_holm"] < 1 - r.confidence]
+        significant = r.significant_auc_tests()
         words.append(f"ROC AUC: {len(significant)} of {len(r.auc_tests)} group(s) differ significantly from "
                      f"{'the rest' if len(r.groups) > 2 else 'the other'} (DeLong's unpaired test, Holm-adjusted)"
                      + (": " + ", ".join(f"{t['group']} {t['auc']:.3f} vs {t['other']:.3f}" for t in significant[:5])
