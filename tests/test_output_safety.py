@@ -219,7 +219,7 @@ def test_a_signal_mid_run_leaves_nothing(big_csv, tmp_path, signum, status, word
             assert not out_path.exists() and leftovers(tmp_path) == []
             continue
         assert code == status, (delay, code, err)
-        assert err.strip() == f"assay: {word}", err
+        assert err == f"assay: {word}\n", err  # one line: no blank line before it (click prints one)
         assert not out_path.exists() and leftovers(tmp_path) == []
 
 
@@ -285,6 +285,86 @@ def test_a_signal_wrapped_by_python_is_still_the_signal(monkeypatch, capsys, sig
         except BaseException as e:
             raise RuntimeError("Error calling __set_name__ on 'Field' instance 'source'") from e
 
-    monkeypatch.setattr(entry.cli, "main", wrapped)
+    monkeypatch.setattr(entry.cli, "invoke", wrapped)
     status_seen, out, err = cli(["interval", "--successes", "8", "--n", "10"], capsys)
     assert (status_seen, err.strip()) == (status, f"assay: {word}")
+
+
+# ----------------------------------------------------------------------------
+# the process ends: never a hang after the run or after a signal (assay.cli.ending)
+
+
+def _script(tmp_path, name, body):
+    (tmp_path / f"{name}.py").write_text("import assay.cli, assay.cli.ending\n" + body + "assay.cli.main()\n")
+    return subprocess.Popen([sys.executable, "-m", name], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def test_a_thread_that_never_ends_does_not_hold_the_exit(tmp_path):
+    """The interpreter's exit joins every thread that is not a daemon (a worker blocked for ever in a pool
+    held a run at its exit under load): the command's process ends once its output is out."""
+    process = _script(tmp_path, "stuck_thread", (
+        "import threading\n"
+        "def _run(args):\n"
+        "    threading.Thread(target=threading.Event().wait).start()\n"
+        "    print('done', flush=True)\n"
+        "    return 0\n"
+        "assay.cli._run = _run\n"))
+    out, err = process.communicate(timeout=60)
+    assert (process.returncode, out, err) == (0, "done\n", "")
+
+
+@pytest.mark.parametrize("signum, status, word", [(signal.SIGINT, 130, "interrupted"),
+                                                  (signal.SIGTERM, 143, "terminated")])
+def test_a_run_that_cannot_unwind_still_ends_after_a_signal(tmp_path, signum, status, word):
+    """A run that swallows every signal (as a main thread held in native code never sees one) while writing
+    its output ends anyway, GRACE seconds after the signal: the one line, its status, no file left behind."""
+    process = _script(tmp_path, "deaf", (
+        "import time\n"
+        "from assay.io.atomic import write_atomic\n"
+        "assay.cli.ending.GRACE = 1.0\n"
+        "def pieces():\n"
+        "    yield 'half'\n"
+        "    print('writing', flush=True)\n"
+        "    while True:\n"
+        "        try:\n"
+        "            time.sleep(60)\n"
+        "        except BaseException:\n"
+        "            pass\n"
+        "def _run(args):\n"
+        "    write_atomic('out.json', pieces())\n"
+        "    return 0\n"
+        "assay.cli._run = _run\n"))
+    assert process.stdout.readline() == "writing\n"
+    assert leftovers(tmp_path) != []  # the temporary file is there, half written
+    process.send_signal(signum)
+    start = time.monotonic()
+    out, err = process.communicate(timeout=60)
+    assert (process.returncode, err) == (status, f"assay: {word}\n")
+    assert time.monotonic() - start < 30
+    assert leftovers(tmp_path) == [] and not (tmp_path / "out.json").exists()
+
+
+def test_a_run_told_interrupted_is_not_told_twice(tmp_path):
+    """The watching thread says nothing when the run said its own line and then could not end."""
+    process = _script(tmp_path, "told", (
+        "import time\n"
+        "assay.cli.ending.GRACE = 1.0\n"
+        "def _run(args):\n"
+        "    print('working', flush=True)\n"
+        "    try:\n"
+        "        time.sleep(60)\n"
+        "    except KeyboardInterrupt:\n"
+        "        assay.cli._say('assay: interrupted')\n"
+        "    while True:\n"
+        "        try:\n"
+        "            time.sleep(60)\n"
+        "        except BaseException:\n"
+        "            pass\n"
+        "assay.cli._run = _run\n"))
+    assert process.stdout.readline() == "working\n"
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert (process.returncode, err) == (130, "assay: interrupted\n")

@@ -40,7 +40,7 @@ try:  # a Ctrl-C while the command line loads ends it with one line, as any othe
     import click
 
     from assay import __version__
-    from assay.cli import calculators, compare, demo, friedman, plan, report, validate
+    from assay.cli import calculators, compare, demo, ending, friedman, plan, report, validate
     from assay.cli.common import CONTEXT, UserError, on_interrupt, reset_interrupt
 except KeyboardInterrupt:
     sys.stderr.write("assay: interrupted\n")
@@ -86,9 +86,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     0 on success; 2 with one line on standard error for a mistake of the user's; 130
     after Ctrl-C and 143 after SIGTERM, with one line and no output file (the writer
     removes its temporary file as the interruption unwinds); 1 with one line for a
-    bug, which should not happen and is worth reporting.
+    bug, which should not happen and is worth reporting. Called without arguments (as
+    the ``assay`` command), the process ends promptly after the run, and within
+    :data:`assay.cli.ending.GRACE` seconds of a signal whatever its threads are doing
+    (:mod:`assay.cli.ending`).
     """
     previous = _on_signals()
+    stop_watching = ending.watch({signal.SIGINT: (INTERRUPTED, "interrupted"),
+                                  signal.SIGTERM: (TERMINATED, "terminated")}) \
+        if argv is None and previous else (lambda: None)
     try:
         from assay.io.atomic import begin_run
 
@@ -115,22 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
+        stop_watching()
     if argv is None:
-        _forget_swallowed_interrupt()
-        sys.exit(status)
+        ending.leave(status)
     return status
-
-
-def _forget_swallowed_interrupt() -> None:
-    """Keep the exit status that was chosen.
-
-    CPython marks a KeyboardInterrupt that ends any string ``exec`` (as dataclasses and namedtuples run while
-    modules load) as "unhandled", even when a caller catches it; under ``python -m`` the interpreter then kills
-    itself with SIGINT as it exits, whatever status was asked (``Py_RunMain``'s ``exit_sigint``). A Ctrl-C
-    that landed inside such an exec, already told and handled, would so turn exit 130 into death by signal.
-    Every string exec starts by clearing that mark: an empty one clears it.
-    """
-    exec("")  # noqa: S102 - an empty string, for its side effect on the interpreter's flag
 
 
 class _Terminated(BaseException):
@@ -155,7 +149,8 @@ def _on_signals() -> dict[int, object]:
 
 def _run(args: list[str]) -> int:
     try:
-        cli.main(args=args, prog_name="assay", standalone_mode=False)
+        with cli.make_context("assay", args) as ctx:  # as cli.main does, less its newline before a Ctrl-C's
+            cli.invoke(ctx)  # Abort: the one line is all that is said
         return 0
     except UserError as e:
         click.echo(f"assay: error: {e}", err=True)
@@ -218,8 +213,4 @@ def _quiet_unraisable(info: object) -> None:
 
 
 def _say(line: str) -> None:
-    try:
-        sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
+    ending.tell(line)

@@ -11,9 +11,10 @@ One writer serves every output (``-o``, ``--html``, ``--plots``, ``--predictions
 * a path that is an input of the same run (the same file, also through a link
   or a hard link) is refused, and so is a second output of the run to one file.
 
-The temporary file is removed on any exception, KeyboardInterrupt and SystemExit
-included (the command line turns SIGTERM into SystemExit). Only SIGKILL, which no
-program can catch, may leave one behind.
+The temporary file is removed on any exception, KeyboardInterrupt included (the
+command line turns SIGTERM into an exception too), and by :func:`abandon` when the
+command line must end the process at once after a signal (:mod:`assay.cli.ending`).
+Only SIGKILL, which no program can catch, may leave one behind.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 
-__all__ = ["write_atomic", "register_input", "OutputRefused", "begin_run", "end_run"]
+__all__ = ["OutputRefused", "abandon", "begin_run", "end_run", "register_input", "write_atomic"]
 
 _INPUTS: set[tuple[int, int]] = set()
 """(device, inode) of every regular file this run has read as input."""
@@ -35,6 +37,15 @@ _OUTPUTS: set[tuple[int, int]] = set()
 class OutputRefused(OSError):
     """An output path that must not be written: an input of the run, or an output already written."""
 
+
+_PENDING: set[str] = set()
+"""Temporary files being written now (removed by :func:`abandon` when the process must end at once)."""
+
+_RENAMING = threading.Lock()
+"""Held while a temporary file is renamed over its target, and by :func:`abandon`: an output is either
+renamed whole before the process ends, or removed."""
+
+_abandoned = False
 
 _active = False
 """Whether a run of the command line is under way: only then are inputs and outputs remembered (a
@@ -123,6 +134,7 @@ def _replace(target: str, payload: Iterable[bytes], mode: int | None) -> None:
     """A temporary file beside ``target``, synced, then renamed over it."""
     directory = os.path.dirname(target) or "."
     fd, tmp = tempfile.mkstemp(prefix=".assay-", suffix=".tmp", dir=directory)
+    _PENDING.add(tmp)
     try:
         with os.fdopen(fd, "wb") as f:
             for piece in payload:
@@ -134,10 +146,33 @@ def _replace(target: str, payload: Iterable[bytes], mode: int | None) -> None:
             os.umask(umask)
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)
-        os.replace(tmp, target)
+        with _RENAMING:
+            if _abandoned:
+                raise KeyboardInterrupt
+            os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
         raise
+    finally:
+        _PENDING.discard(tmp)
+
+
+def abandon(timeout: float = 2.0) -> None:
+    """The process is about to end at once (a signal that the run did not finish handling in time): remove
+    every temporary file being written, and rename nothing from now on. Called from a thread other than
+    the writer's; waits at most ``timeout`` seconds for a rename under way."""
+    global _abandoned
+    held = _RENAMING.acquire(timeout=timeout)
+    try:
+        _abandoned = True
+        for tmp in list(_PENDING):
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    finally:
+        if held:
+            _RENAMING.release()
