@@ -128,3 +128,28 @@ def test_direction_lower_and_auto_as_in_memory(spark):
     assert got.direction == want.direction == "lower"
     assert got.ranking.roc_auc == want.ranking.roc_auc
     assert got.to_dict()["ranking"]["best_thresholds"] == want.to_dict()["ranking"]["best_thresholds"]
+
+
+@pytest.mark.parametrize("kind", ["--score", "--pred", "compare"])
+def test_boolean_classes_are_named_as_files_name_them(spark, tmp_path, capsys, kind):
+    """A column of true/false read by Spark came back as the classes 'True' and 'False', and by assay's own
+    reader (in memory and in batches) as 'true' and 'false': the same file now gives the same classes."""
+    rng = np.random.default_rng(4)
+    y = rng.random(60) < 0.4
+    a, b = rng.random(60) < 0.5, rng.random(60) < 0.5
+    s = np.round(rng.random(60), 2)
+    path = tmp_path / "bools.csv"
+    path.write_text("y,a,b,s\n" + "".join(f"{str(t).lower()},{str(u).lower()},{str(v).lower()},{w}\n"
+                                          for t, u, v, w in zip(y, a, b, s)))
+    args = {"--score": ["report", str(path), "--truth", "y", "--score", "s"],
+            "--pred": ["report", str(path), "--truth", "y", "--pred", "a"],
+            "compare": ["compare", str(path), "--truth", "y", "--pred", "a", "--pred", "b"]}[kind]
+    outputs = []
+    for engine in (["--engine", "spark"], [], ["--memory", "1MB"]):
+        assert main([*args, "--format", "json", *engine]) == 0
+        outputs.append(capsys.readouterr().out)
+    spark_out, memory_out, batches_out = outputs
+    assert '"true"' in memory_out and '"True"' not in spark_out
+    for key in ("labels", "positive"):
+        if key in json.loads(memory_out):
+            assert json.loads(spark_out)[key] == json.loads(memory_out)[key] == json.loads(batches_out)[key]

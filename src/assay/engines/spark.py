@@ -72,7 +72,7 @@ from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
 from assay.summaries.spill import MergeTree
 
-__all__ = ["PARTITION_SCORES", "check_columns", "check_path", "evaluate", "first_bad", "functions", "options_and_data", "rank", "read",
+__all__ = ["PARTITION_SCORES", "boolean_text", "check_columns", "check_path", "evaluate", "first_bad", "functions", "options_and_data", "rank", "read",
            "score_summary", "session", "spark_errors"]
 
 
@@ -136,15 +136,31 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def boolean_text(values: Any) -> np.ndarray:
+    """Class values collected from Spark, booleans written ``true`` and ``false``, as Spark and Arrow write
+    them and as assay reads a boolean column of a file (Python's ``True`` and ``False`` would make other
+    class names on Spark than for the same file read by assay)."""
+    values = np.asarray(values)
+    if values.dtype == np.bool_:
+        return np.where(values, "true", "false").astype(object)
+    if values.dtype == object and any(isinstance(v, (bool, np.bool_)) for v in values.tolist()):
+        return np.array([("true" if v else "false") if isinstance(v, (bool, np.bool_)) else v
+                         for v in values.tolist()], dtype=object)
+    return values
+
+
 def _aggregate(df: Any, keys: list[str]) -> dict[str, np.ndarray]:
-    """The count of each distinct combination of ``keys``, computed on the executors, as numpy arrays."""
+    """The count of each distinct combination of ``keys``, computed on the executors, as numpy arrays
+    (booleans as their text: :func:`boolean_text`)."""
     F = functions()
     grouped = df.groupBy(*keys).agg(F.count(F.lit(1)).alias("__count"))
     if hasattr(grouped, "toArrow"):  # Spark 4: Arrow straight to the driver
         table = grouped.toArrow()
-        return {name: table.column(name).to_numpy(zero_copy_only=False) for name in [*keys, "__count"]}
-    frame = grouped.toPandas()  # the aggregate (one row per distinct key), never the rows
-    return {name: frame[name].to_numpy() for name in [*keys, "__count"]}
+        columns = {name: table.column(name).to_numpy(zero_copy_only=False) for name in [*keys, "__count"]}
+    else:
+        frame = grouped.toPandas()  # the aggregate (one row per distinct key), never the rows
+        columns = {name: frame[name].to_numpy() for name in [*keys, "__count"]}
+    return {name: boolean_text(values) if name in keys else values for name, values in columns.items()}
 
 
 def evaluate(df: Any, *, truth: str, pred: str | None = None, score: str | None = None,
@@ -613,7 +629,7 @@ def score_summary(df: Any, truth: str, score: str, positive: Any, memory: int | 
         first_bad(df, truth, score, numeric=True)
     raw = [row[0] for row in found]
     rows = sum(int(row[1]) for row in found)
-    enc = encode_labels({"y_true": np.array(raw, dtype=object)})
+    enc = encode_labels({"y_true": boolean_text(np.array(raw, dtype=object))})
     if not enc.labels:
         raise InvalidInput("no instances to evaluate", field=f"column {truth!r}")
     if len(enc.labels) != 2:

@@ -31,6 +31,7 @@ import numpy as np
 from assay.engines.files import summary_budget
 from assay.engines.spark import (
     PARTITION_SCORES,
+    boolean_text,
     check_columns,
     first_bad,
     functions,
@@ -122,7 +123,7 @@ def _groups(df: Any, keys: list[str]) -> tuple[list[np.ndarray], np.ndarray, np.
     """Each distinct combination of ``keys`` (as object arrays), its count and its first row."""
     F = functions()
     rows = _with_rows(df).groupBy(*keys).agg(F.count(F.lit(1)).alias("__n"), F.min(ROW).alias("__first")).collect()
-    values = [np.array([row[i] for row in rows], dtype=object) for i in range(len(keys))]
+    values = [boolean_text(np.array([row[i] for row in rows], dtype=object)) for i in range(len(keys))]
     return values, np.array([row["__n"] for row in rows], dtype=np.int64), \
         np.array([row["__first"] for row in rows], dtype=np.int64)
 
