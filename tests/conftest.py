@@ -4,6 +4,10 @@ import os
 import tempfile
 
 import pytest
+
+# numba's colorama highlighting swaps sys.stdout from the thread that compiles (assay.summaries.kernels sets
+# this too, before it imports numba): for the tests that import numba themselves
+os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(

@@ -102,6 +102,7 @@ def options(files, kind):
         "--clip": ["--clip", "0.01"],
         "--bins": ["--bins", "4"],
         "--calibration": ["--calibration", "quantile"],
+        "--calibration parts": ["--calibration", "curve"],
         "--positive": ["--positive", "neg" if two_class else "a"],
         "--kappa-weights": ["--kappa-weights", "linear"],
         "--cost-matrix": ["--cost-matrix", str(files["costs2" if two_class else "costs3"])],
@@ -301,7 +302,7 @@ def test_every_option_is_applied_or_refused_on_spark(spark, files, kind, capsys)
     shared = {"labels": {"--interval", "--beta", "--bootstrap", "--seed", "--prevalence"},
               "scores": {"--confidence", "--interval", "--beta", "--bootstrap", "--seed", "--sensitivity-range",
                          "--lift-depth", "--at-sensitivity", "--constraint", "--clip", "--bins",
-                         "--calibration"}}[kind]
+                         "--calibration", "--calibration parts"}}[kind]
     code, out, err = run([*base, *BASE], capsys)
     assert code == 0, err
     baseline = _json(out)

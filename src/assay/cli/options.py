@@ -40,6 +40,47 @@ def _thresholds_range(text: str) -> Any:
         raise UserError(f"--thresholds-range: {text!r} is not LOW,HIGH[,STEP], e.g. 0.05,0.5 or 0.05,0.5,0.05") from None
 
 
+BINNINGS = ("uniform", "quantile")
+PARTS = ("table", "hierarchy", "curve", "brier")
+"""The words of --calibration: how the table bins, and what the calibration shows (as
+:data:`assay.evaluation.probabilistic.CALIBRATION_PARTS`), with ``all`` and ``none``."""
+
+
+def _calibration_words(text: str) -> list[str]:
+    words = [word.strip().lower() for word in text.split(",") if word.strip()]
+    known = (*BINNINGS, *PARTS, "all", "none")
+    for word in words:
+        if word not in known:
+            raise UserError(f"--calibration: {word!r} is not one of {', '.join(known)} (e.g. --calibration "
+                            "quantile, --calibration curve or --calibration table,hierarchy)")
+    if not words:
+        raise UserError("--calibration: empty; give a binning (uniform, quantile) or parts (table, hierarchy, "
+                        "curve, brier, all, none)")
+    if sum(word in BINNINGS for word in words) > 1:
+        raise UserError(f"--calibration: {text!r} names two binnings; give uniform or quantile")
+    if "none" in words and any(word in (*PARTS, "all") for word in words):
+        raise UserError(f"--calibration: {text!r} asks for none and for parts")
+    shown = [word for word in words if word in (*PARTS, "all", "none")]
+    binning = next((word for word in words if word in BINNINGS), None)
+    if binning and shown and not {"table", "all"} & set(shown):
+        raise UserError(f"--calibration: {binning} bins the calibration table, which {text!r} leaves out; add table")
+    return words
+
+
+def _calibration_strategy(text: str) -> str | None:
+    return next((word for word in _calibration_words(text) if word in BINNINGS), None)
+
+
+def _calibration_parts(text: str) -> tuple[str, ...] | None:
+    words = _calibration_words(text)
+    if "none" in words:
+        return ()
+    if "all" in words:
+        return PARTS
+    parts = tuple(word for word in words if word in PARTS)
+    return parts or None  # a binning alone: every part
+
+
 FLAGS: dict[str, tuple[str, str, Callable[[Any], Any] | None]] = {
     "threshold": ("threshold", "--threshold", None),
     "direction": ("direction", "--direction", None),
@@ -64,7 +105,8 @@ FLAGS: dict[str, tuple[str, str, Callable[[Any], Any] | None]] = {
     "prior": ("prior", "--prior", lambda text: parse_pairs(text, "--prior")),
     "clip": ("clip", "--clip", None),
     "calibration_bins": ("bins", "--bins", None),
-    "calibration_strategy": ("calibration", "--calibration", None),
+    "calibration_strategy": ("calibration", "--calibration", _calibration_strategy),
+    "calibration_parts": ("calibration", "--calibration", _calibration_parts),
     "top_k": ("top_k", "--top-k", None),
     "net_benefit": ("net_benefit", "--net-benefit", None),
     "thresholds_range": ("thresholds_range", "--thresholds-range", _thresholds_range),
@@ -90,7 +132,9 @@ def options_of(params: Mapping[str, Any], **fixed: Any) -> Any:
         value = params.get(param)
         if value is None or value == ():
             continue
-        given[option] = parse(value) if parse is not None else value
+        parsed = parse(value) if parse is not None else value
+        if parsed is not None:  # None: the text sets another option of the same flag (--calibration)
+            given[option] = parsed
     try:
         return Options(**{**given, **fixed})
     except InvalidInput as e:

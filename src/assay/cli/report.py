@@ -88,8 +88,12 @@ def _probabilistic_options(f):
                      help="Clip the true class's probability to [EPS, 1] in the information loss "
                           "(default: a probability of 0 makes it infinite)."),
         click.option("--bins", type=int, default=10, show_default=True, help="Bins of the calibration table."),
-        click.option("--calibration", type=click.Choice(["uniform", "quantile"]), default="uniform",
-                     show_default=True, help="Equal-width bins or equal-count bins."),
+        click.option("--calibration", metavar="WHAT[,WHAT...]",
+                     help="The calibration table's bins, uniform (equal width, the default) or quantile (equal "
+                          "counts), and what the calibration shows: table (reliability table, ECE), hierarchy "
+                          "(mean and weak: intercept, slope, tests, as rms::val.prob), curve (lowess with its "
+                          "E-statistics and band), brier (Brier decomposition), all (the default) or none; e.g. "
+                          "--calibration quantile,table,curve."),
         click.option("--net-benefit", is_flag=True,
                      help="Also the decision curve (Vickers & Elkin 2006): net benefit at threshold probabilities "
                           "against treating everyone and no one, interventions avoided per 100, bootstrap intervals; "
@@ -178,7 +182,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            at_specificity: tuple[float, ...], at_sensitivity: tuple[float, ...], direction: str,
            constraints: tuple[str, ...],
            roc_band: bool,
-           roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str,
+           roc_bins: int | None, prior: str | None, clip: float | None, bins: int, calibration: str | None,
            net_benefit: bool, thresholds_range: str | None,
            memory: str | None, engine: str, verbose: bool, task: str, html: str | None, plots: str | None, brief: bool, fmt: str,
            output: str | None) -> None:

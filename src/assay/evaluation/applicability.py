@@ -51,6 +51,7 @@ APPLIES_TO: dict[str, frozenset[str]] = {
     "clip": _PROBABILISTIC,
     "calibration_bins": _PROBABILISTIC,
     "calibration_strategy": _PROBABILISTIC,
+    "calibration_parts": _PROBABILISTIC,
     "top_k": frozenset({"probabilities"}),
     "net_benefit": _RANKING,
     "thresholds_range": _RANKING,

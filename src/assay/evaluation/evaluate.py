@@ -45,8 +45,10 @@ from assay.evaluation.prepared import (
     weights_note,
 )
 from assay.evaluation.probabilistic import (
+    CALIBRATION_PARTS,
     analyse_probabilities,
     analyse_score_counts,
+    shown_calibration,
     two_class_calibration,
 )
 from assay.evaluation.ranking import AUCInterval, RankingAnalysis, analyse_scores
@@ -105,6 +107,7 @@ def evaluate(
     clip: float | None = None,
     calibration_bins: int = 10,
     calibration_strategy: str = "uniform",
+    calibration_parts: Sequence[str] = CALIBRATION_PARTS,
     roc_bins: int | None = None,
     allow_disjoint_labels: bool = False,
     sample_weight: Any = None,
@@ -199,6 +202,10 @@ def evaluate(
         Bins of the calibration (reliability) table.
     calibration_strategy : {"uniform", "quantile"}, default "uniform"
         Equal-width bins, or bins with equal numbers of instances.
+    calibration_parts : names among "table", "hierarchy", "curve", "brier", default all
+        What the calibration gives: the reliability table (with the ECE), the mean and weak calibration
+        (rms::val.prob's intercept, slope and tests), the lowess curve with its E-statistics and band, the
+        Brier score's decomposition (the last three of two-class probabilities).
     roc_bins : int, optional
         Approximate on request: group the distinct scores into about this many bins
         (as Spark's ``BinaryClassificationMetrics(numBins=...)``) before the ranking
@@ -377,8 +384,8 @@ def evaluate(
                          "and calibration")
         else:
             notes.append(NO_WEIGHTED_PART.format(what="the probabilistic losses and calibration"))
-        return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes),
-                       held_labels=prepared.classes)
+        return replace(result, ranking=ranking, notes=tuple(notes), held_labels=prepared.classes,
+                       probabilistic=shown_calibration(probabilistic, options.calibration_parts))
     source = prepared if weights is None or prepared.proba is None else \
         repeated(prepared, notes, "the probabilistic losses and calibration")
     proba = source.probabilities() if source is not None else None
@@ -396,8 +403,8 @@ def evaluate(
                          "and calibration")
     elif prepared.scores is not None and source is not None:
         notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
-    return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes),
-                   held_labels=prepared.classes)
+    return replace(result, ranking=ranking, notes=tuple(notes), held_labels=prepared.classes,
+                   probabilistic=shown_calibration(probabilistic, options.calibration_parts))
 
 
 def _threshold_free(prepared: Prepared, options: Options) -> Evaluation:

@@ -46,7 +46,7 @@ from assay.evaluation.decision import ask_decision_curve, decision_curve_of
 from assay.evaluation.directions import directed
 from assay.evaluation.options import Options
 from assay.evaluation.positive import choose_positive
-from assay.evaluation.probabilistic import analyse_score_counts, probability_fold
+from assay.evaluation.probabilistic import analyse_score_counts, probability_fold, shown_calibration
 from assay.evaluation.ranking import RankingAnalysis, analyse_scores
 from assay.evaluation.regression_validation import FEW_EXACT, MANY_VALUES
 from assay.evaluation.result import Evaluation
@@ -282,5 +282,5 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
                      "and calibration")
     else:
         notes.append("the scores are not within [0, 1]: no probabilistic losses or calibration")
-    return replace(result, ranking=ranking, probabilistic=probabilistic, notes=tuple(notes),
-                   net_benefit=decision_curve_of(summary, options, **decided))
+    return replace(result, ranking=ranking, notes=tuple(notes), net_benefit=decision_curve_of(summary, options, **decided),
+                   probabilistic=shown_calibration(probabilistic, options.calibration_parts))

@@ -35,7 +35,7 @@ from assay.checks import (
 )
 from assay.errors import InvalidInput
 from assay.evaluation.costs import Costs, as_costs
-from assay.evaluation.probabilistic import check_bins, check_clip, check_strategy
+from assay.evaluation.probabilistic import CALIBRATION_PARTS, check_bins, check_clip, check_parts, check_strategy
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.kappa import KAPPA_WEIGHTS
 from assay.inference.proportion import PROPORTION_METHODS
@@ -109,6 +109,7 @@ class Options:
     clip: float | None = None
     calibration_bins: int = 10
     calibration_strategy: str = "uniform"
+    calibration_parts: tuple[str, ...] = CALIBRATION_PARTS
     top_k: int | None = None
     # decision curves: net benefit at threshold probabilities (low, high, step); a range asks for the curve
     net_benefit: bool = False
@@ -147,6 +148,7 @@ class Options:
             clip=check_clip(self.clip),
             calibration_bins=check_bins(self.calibration_bins),
             calibration_strategy=check_strategy(self.calibration_strategy),
+            calibration_parts=check_parts(self.calibration_parts),
             top_k=None if self.top_k is None else check_integer(self.top_k, "top_k", low=1),
             net_benefit=bool(self.net_benefit) or self.thresholds_range is not None,
             thresholds_range=None if self.thresholds_range is None else check_thresholds_range(self.thresholds_range),

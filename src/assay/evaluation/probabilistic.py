@@ -78,6 +78,7 @@ from assay.summaries.spill import CHUNK, release
 
 __all__ = [
     "CalibrationStrategy",
+    "CALIBRATION_PARTS",
     "CALIBRATION_STRATEGIES",
     "PriorSource",
     "ROW_SUM_TOLERANCE",
@@ -96,13 +97,24 @@ __all__ = [
     "delta_ratio_interval",
     "check_bins",
     "check_clip",
+    "check_parts",
     "check_strategy",
+    "shown_calibration",
     "check_rows",
     "MAX_CALIBRATION_BINS",
 ]
 
 CalibrationStrategy = Literal["uniform", "quantile"]
 CALIBRATION_STRATEGIES: tuple[str, ...] = get_args(CalibrationStrategy)
+
+CALIBRATION_PARTS: tuple[str, ...] = ("table", "hierarchy", "curve", "brier")
+"""What the calibration shows (all by default): ``table``, the reliability table with the expected calibration
+error, its interval, the maximum and the smooth ECE; ``hierarchy``, the mean and weak calibration of
+rms::val.prob (observed/expected, the calibration intercept and slope, the unreliability test, Spiegelhalter's
+z); ``curve``, the lowess calibration curve with its E-statistics and bootstrap band; ``brier``, the Brier
+score's decomposition. The last three are of two-class probabilities."""
+
+TWO_CLASS_PARTS = frozenset({"hierarchy", "curve", "brier"})
 
 PriorSource = Literal["given", "test data"]
 
@@ -220,7 +232,7 @@ class ProbabilisticAnalysis:
     prior: PriorClassifier
     infinite_information_loss: int
     clip: float | None
-    calibration: CalibrationTable
+    calibration: CalibrationTable | None  # None: not asked for (calibration_parts without "table")
     summary: ProbabilitySummary
     hierarchy: CalibrationHierarchy | None = None  # two-class scores: mean and weak calibration, Spiegelhalter
     moderate: CalibrationCurve | None = None  # two-class scores: the lowess curve of rms::val.prob, E-statistics
@@ -238,7 +250,8 @@ class ProbabilisticAnalysis:
         out["prior"] = self.prior.to_dict()
         out["infinite_information_loss"] = self.infinite_information_loss
         out["clip"] = self.clip
-        out["calibration"] = self.calibration.to_dict()
+        if self.calibration is not None:
+            out["calibration"] = self.calibration.to_dict()
         if self.hierarchy is not None:
             out["calibration_hierarchy"] = self.hierarchy.to_dict()
         if self.moderate is not None:
@@ -390,6 +403,40 @@ def check_bins(bins: Any) -> int:
 def check_strategy(strategy: Any) -> CalibrationStrategy:
     check_choice(strategy, CALIBRATION_STRATEGIES, "strategy")
     return strategy
+
+
+def check_parts(parts: Any) -> tuple[str, ...]:
+    """The parts of the calibration to show (:data:`CALIBRATION_PARTS`), in that order: a name or names."""
+    if isinstance(parts, str):
+        parts = (parts,)
+    try:
+        given = tuple(parts)
+    except TypeError:
+        raise InvalidInput(f"expected names among {list(CALIBRATION_PARTS)}, got {parts!r}",
+                           field="calibration_parts") from None
+    for part in given:
+        check_choice(part, CALIBRATION_PARTS, "calibration_parts")
+    return tuple(part for part in CALIBRATION_PARTS if part in given)
+
+
+def shown_calibration(analysis: ProbabilisticAnalysis | None,
+                      parts: Sequence[str] = CALIBRATION_PARTS) -> ProbabilisticAnalysis | None:
+    """The analysis with the calibration's ``parts`` only (:data:`CALIBRATION_PARTS`; the losses always). Parts
+    of two-class probabilities asked for by name with more classes are refused, as an option that does not
+    apply."""
+    if analysis is None or tuple(parts) == CALIBRATION_PARTS:
+        return analysis
+    asked = set(parts)
+    if len(analysis.labels) > 2 and asked & TWO_CLASS_PARTS:
+        names = ", ".join(part for part in CALIBRATION_PARTS if part in asked & TWO_CLASS_PARTS)
+        raise InvalidInput(f"{names}: of two classes' probabilities; with {len(analysis.labels)} classes the "
+                           "calibration is the table (of the top label's confidence)", field="calibration_parts")
+    table = "table" in asked
+    return replace(analysis, calibration=analysis.calibration if table else None,
+                   smooth_ece=analysis.smooth_ece if table else None,
+                   hierarchy=analysis.hierarchy if "hierarchy" in asked else None,
+                   moderate=analysis.moderate if "curve" in asked else None,
+                   brier_decomposition=analysis.brier_decomposition if "brier" in asked else None)
 
 
 def check_rows(proba: np.ndarray) -> None:

@@ -41,7 +41,7 @@ from assay.evaluation.multiclass_ranking import (
 )
 from assay.evaluation.options import Options, keywords_of, options_from
 from assay.evaluation.positive import check_predicted_labels, choose_positive
-from assay.evaluation.probabilistic import analyse_summary, check_rows
+from assay.evaluation.probabilistic import CALIBRATION_PARTS, analyse_summary, check_rows, shown_calibration
 from assay.evaluation.ranking import AUCInterval
 from assay.evaluation.result import Evaluation
 from assay.inputs import as_proba, as_scores, encode_labels, sorted_labels
@@ -93,6 +93,7 @@ def evaluate_batches(
     clip: float | None = None,
     calibration_bins: int = 10,
     calibration_strategy: str = "uniform",
+    calibration_parts: Sequence[str] = CALIBRATION_PARTS,
     roc_bins: int | None = None,
     memory: int | None = None,
     allow_disjoint_labels: bool = False,
@@ -524,4 +525,4 @@ def evaluate_proba_summaries(cm: ConfusionCounts | None, probabilities: Probabil
             scan.close()
     ranking = analyse_multiclass_counts(summaries, pair_aucs, support, labels, confidence=confidence, micro=micro)
     probabilistic = analyse_summary(probabilities, prior=options.prior, confidence=confidence)
-    return replace(result, ranking=ranking, probabilistic=probabilistic)
+    return replace(result, ranking=ranking, probabilistic=shown_calibration(probabilistic, options.calibration_parts))

@@ -53,6 +53,9 @@ def plot_calibration(result: Any, ax: Any = None, *, model: str | None = None) -
     if probabilistic is None:
         raise InvalidInput("a reliability diagram needs probabilities: give y_proba (or scores within [0, 1])")
     table = probabilistic.calibration
+    if table is None:
+        raise InvalidInput("a reliability diagram draws the calibration table, which was not asked for: add "
+                           "\"table\" to the calibration parts")
     ax = new_axes(ax)
     filled = [b for b in table.bins if b.count > 0 and b.mean_predicted is not None]
     ax.plot([0.0, 1.0], [0.0, 1.0], ls=":", color="0.5", lw=1, label="perfect calibration")

@@ -546,18 +546,19 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
     source = "training data (given)" if p.prior.source == "given" else p.prior.source
     b.para(f"prior classifier (predicts the class frequencies of the {source}): {prior}", "muted")
     cal = p.calibration
-    b.heading(f"Calibration ({cal.target}, {cal.strategy} bins)")
-    rows = []
-    for bin_ in cal.bins:
-        rows.append([f"{bin_.low:.2f} – {bin_.high:.2f}", f"{bin_.count:,}",
-                     "—" if bin_.mean_predicted is None else percent(bin_.mean_predicted),
-                     "—" if bin_.observed is None else percent(bin_.observed),
-                     "—" if bin_.ci is None else f"{bin_.ci.low * 100:.1f} – {bin_.ci.high * 100:.1f}%"])
-    b.table(Table(["predicted", "instances", "mean predicted", "observed", f"{level} CI (Wilson)"], rows,
-                  align="lrrrr"))
-    b.para(_ece_line(cal, getattr(p, "smooth_ece", None), level), "muted")
+    if cal is not None:  # not asked for: calibration parts without the table
+        b.heading(f"Calibration ({cal.target}, {cal.strategy} bins)")
+        rows = []
+        for bin_ in cal.bins:
+            rows.append([f"{bin_.low:.2f} – {bin_.high:.2f}", f"{bin_.count:,}",
+                         "—" if bin_.mean_predicted is None else percent(bin_.mean_predicted),
+                         "—" if bin_.observed is None else percent(bin_.observed),
+                         "—" if bin_.ci is None else f"{bin_.ci.low * 100:.1f} – {bin_.ci.high * 100:.1f}%"])
+        b.table(Table(["predicted", "instances", "mean predicted", "observed", f"{level} CI (Wilson)"], rows,
+                      align="lrrrr"))
+        b.para(_ece_line(cal, getattr(p, "smooth_ece", None), level), "muted")
     hierarchy_words = _calibration_hierarchy(b, p.hierarchy, level) if p.hierarchy is not None else []
-    if getattr(p, "moderate", None) is not None:
+    if getattr(p, "moderate", None) is not None or getattr(p, "brier_decomposition", None) is not None:
         hierarchy_words += _calibration_moderate(b, p.moderate, getattr(p, "brier_decomposition", None), level)
     words = []
     rel = p.relative_quadratic_loss
@@ -568,8 +569,9 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
     if p.infinite_information_loss:
         words.append(f"{p.infinite_information_loss:,} instance(s) got probability 0 for their true class, "
                      f"so the information loss is infinite.")
-    words.append(f"Predicted and observed frequencies differ by {percent(cal.ece)} on average "
-                 f"(expected calibration error).")
+    if cal is not None:
+        words.append(f"Predicted and observed frequencies differ by {percent(cal.ece)} on average "
+                     f"(expected calibration error).")
     return words + hierarchy_words
 
 
@@ -617,13 +619,15 @@ def _calibration_hierarchy(b: Builder, h: Any, level: str) -> list[str]:
 
 
 def _calibration_moderate(b: Builder, c: Any, d: Any, level: str) -> list[str]:
-    """The E-statistics of the lowess calibration curve (rms::val.prob), the Brier decomposition, a sentence."""
-    if c.computed:
+    """The E-statistics of the lowess calibration curve (rms::val.prob), the Brier decomposition, a sentence
+    (either may be None: not asked for)."""
+    brier = d is not None and d.brier is not None
+    if c is not None and c.computed:
         b.heading("Calibration: moderate (lowess, as rms::val.prob)")
         rows = [[title, value_text(e, as_percent=False), ci_text(e, as_percent=False)]
                 for title, e in (("Eavg: mean |curve(p) − p|", c.eavg), ("E50: median", c.e50),
                                  ("E90: 90th percentile", c.e90), ("Emax: largest", c.emax))]
-        if d is not None and d.brier is not None:
+        if brier:
             for title, v in (("Brier: reliability", d.reliability), ("Brier: resolution", d.resolution),
                              ("Brier: uncertainty", d.uncertainty), ("Scaled Brier (1 − Brier / uncertainty)",
                                                                      d.scaled_brier)):
@@ -631,13 +635,15 @@ def _calibration_moderate(b: Builder, c: Any, d: Any, level: str) -> list[str]:
         b.table(Table(["", "value", f"{level} CI"], rows, align="lrr"))
         band = f"band and intervals: percentile bootstrap of {c.resamples:,} resamples" if c.resamples else \
             "no band"
+        murphy = "; Brier = reliability − resolution + uncertainty over the distinct probabilities (Murphy 1973)" \
+            if brier else ""
         b.para(f"curve: lowess(p, y, iter = 0) over {c.distinct:,} distinct probabilities ({c.fits} local fits); "
-               f"{band}; Brier = reliability − resolution + uncertainty over the distinct probabilities "
-               "(Murphy 1973)" + (f" · {c.note}" if c.note else ""), "muted")
+               f"{band}{murphy}" + (f" · {c.note}" if c.note else ""), "muted")
         return [f"The lowess calibration curve is {c.eavg.value:.3f} from the diagonal on average (Eavg), "
                 f"{c.e90.value:.3f} at the 90th percentile of the instances (E90)."]
-    b.para(f"lowess calibration curve (rms::val.prob): {c.note}", "muted")
-    if d is not None and d.brier is not None:
+    if c is not None:
+        b.para(f"lowess calibration curve (rms::val.prob): {c.note}", "muted")
+    if brier:
         b.para(f"Brier decomposition (Murphy 1973): reliability {d.reliability:.4f}, resolution {d.resolution:.4f}, "
                f"uncertainty {d.uncertainty:.4f}"
                + (f", scaled Brier {d.scaled_brier:.4f}" if d.scaled_brier is not None else ""), "muted")

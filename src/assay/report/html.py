@@ -188,7 +188,8 @@ def _evaluation_sections(ev: Any, *, key: str, explorers: list[dict[str, Any]] |
             parts.append(explorer_section(data))
     elif ranking is not None and getattr(ranking, "average_precision", None):
         charts += class_charts(ranking, chart_id=f"roc-{key}")
-    if ev.probabilistic is not None:
+    if ev.probabilistic is not None and (ev.probabilistic.calibration is not None
+                                         or getattr(ev.probabilistic, "moderate", None) is not None):
         charts.append(calibration_chart(ev.probabilistic.calibration, getattr(ev.probabilistic, "moderate", None)))
     if getattr(ev, "net_benefit", None) is not None:
         charts.append(decision_chart(ev.net_benefit))

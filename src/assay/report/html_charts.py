@@ -277,14 +277,16 @@ def lift_chart(ranking: Any) -> Chart:
 def calibration_chart(table: Any, curve: Any = None) -> Chart:
     """The reliability table's points with their Wilson intervals over the histogram of the predictions, and,
     given the moderate calibration (``curve``: a computed ``CalibrationCurve``), its lowess curve with its
-    bootstrap band."""
-    chart = Chart("Calibration (reliability)", f"Mean predicted probability ({table.target})", "Observed frequency")
-    total = max(sum(b.count for b in table.bins), 1)
-    for b in table.bins:
+    bootstrap band (``table`` None: the curve alone)."""
+    target = f" ({table.target})" if table is not None else ""
+    chart = Chart("Calibration (reliability)", f"Mean predicted probability{target}", "Observed frequency")
+    bins = table.bins if table is not None else []
+    total = max(sum(b.count for b in bins), 1)
+    for b in bins:
         if b.count:
             chart.bar(b.low, b.high, min(1.0, 3 * b.count / total), color="#bbb", opacity=0.4)
-    xs = [b.mean_predicted for b in table.bins if b.count and b.mean_predicted is not None]
-    ys = [b.observed for b in table.bins if b.count and b.observed is not None]
+    xs = [b.mean_predicted for b in bins if b.count and b.mean_predicted is not None]
+    ys = [b.observed for b in bins if b.count and b.observed is not None]
     chart.line(np.array([0, 1]), np.array([0, 1]), color="#999", width=1, dash="4 4", label="perfectly calibrated")
     if curve is not None and curve.computed:
         p, observed = np.asarray(curve.p, dtype=float), np.asarray(curve.observed, dtype=float)

@@ -97,7 +97,7 @@ def _plan(result: Any) -> list[tuple[str, Any, tuple[float, float]]]:
                  ("pr", lambda ax: plot_pr(result, ax), (6.4, 6.4))]
     for name, entry in entries:
         model = name if several else None
-        if getattr(entry, "probabilistic", None) is not None:
+        if getattr(getattr(entry, "probabilistic", None), "calibration", None) is not None:
             plan.append(("calibration" + _file_part(name),
                          lambda ax, m=model: plot_calibration(result, ax, model=m), (6.4, 6.4)))
     for name, entry in entries:
