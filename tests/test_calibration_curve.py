@@ -7,6 +7,9 @@
   clowess sets to 0 beyond 0.999 of the radius and to 1 within 0.001 of it (weights below 3e-8 and above
   1 - 3e-9), which moves a fit by up to about 2e-5 here. (With ties statsmodels cuts the rightmost tie of a
   window where clowess takes all of it, so it depends on the rows' order; the port is the reference there.)
+- The band's compiled kernel (numba_kernels.lowess_resamples): each resample's curve, its values at the grid and
+  its E-statistics against lowess_counts of the resample's present probabilities (np.interp, _e_statistics), to
+  1e-12; the whole band against the numpy code's (lowess_rows) from the same resamples, to 1e-12.
 - Eavg, E50, E90, Emax: rms::val.prob's formulas written out in numpy on the rows (``approx(Sm, xout = p)``,
   ``quantile(er, 0.9)`` type 7 = numpy's linear percentile), to 1e-12.
 - The Brier decomposition: Brier = reliability - resolution + uncertainty to 1e-12, each term against a direct
@@ -33,7 +36,9 @@ from assay.inference.calibration_curve import (
     weighted_quantile,
 )
 from assay.report.html_charts import calibration_chart
+from assay.summaries import kernels
 from assay.summaries.scores import ScoreCounts
+from helpers import kernels_on
 
 
 def clowess(x, y, f=2 / 3, delta=None):
@@ -144,6 +149,178 @@ def test_resamples_refitted_together_equal_each_alone(m, ties, seed):
         np.testing.assert_allclose(fitted[r, here], alone, rtol=0, atol=1e-12)
         assert np.isnan(fitted[r, ~here]).all()
         np.testing.assert_allclose(stats[r], curve_module._e_statistics(x[here], count[r, here], alone), rtol=0, atol=1e-12)
+
+
+def compiled_band(x, count, events, grid):
+    """The compiled kernel's curves of the rows of ``count`` and ``events``, at the grid, and E-statistics."""
+    with kernels_on(True):
+        compiled = kernels.compiled(1 << 62)
+    assert compiled is not None  # numba is a dependency
+    rows, m = count.shape
+    fitted, curves, estats = np.empty((rows, m)), np.empty((rows, len(grid))), np.empty((rows, 4))
+    compiled.lowess_resamples(x, count, events, 2 / 3, grid, fitted, curves, estats)
+    return fitted, curves, estats
+
+
+@st.composite
+def resampled_counts(draw):
+    """Resamples (rows: instances and positives at each distinct x) as the bootstrap draws them: heavy ties
+    (many instances at an x), evenly spaced x (where clowess's comparisons meet equality), a single distinct
+    value, two, one class absent from every row or from some."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    kind = draw(st.sampled_from(["continuous", "rounded", "even", "one", "two", "one class", "rare class",
+                                 "large"]))
+    m = {"one": 1, "two": 2, "large": draw(st.integers(100, 400))}.get(kind, draw(st.integers(3, 60)))
+    x = np.unique(np.round(rng.random(m), 1) if kind == "rounded" else rng.random(m))
+    if kind == "even":  # x at k/64 (exact): equal distances on both sides, and x exactly delta from another
+        x = np.arange(m) / 64.0 if draw(st.booleans()) else np.linspace(0.0, 1.0, 201)
+    m = len(x)
+    scale = draw(st.sampled_from([2, 4, 40]))
+    pos, neg = rng.integers(0, scale, m), rng.integers(0, scale, m)
+    if kind == "one class":
+        pos[:] = 0
+    if kind == "rare class":
+        pos[:] = 0
+        pos[rng.integers(0, m)] = 1  # absent from about a third of the rows
+    if pos.sum() + neg.sum() < 2:
+        neg[0] += 2
+    rows = 6
+    draws = [rng.multinomial(c.sum(), c / c.sum(), size=rows) if c.sum() else np.zeros((rows, m), np.int64)
+             for c in (pos, neg)]
+    grid = np.linspace(x[0], x[-1], 51) if m > 1 else x[:1].copy()
+    return x, draws[0] + draws[1], draws[0], grid
+
+
+@settings(max_examples=120, deadline=None)
+@given(resampled_counts())
+def test_the_compiled_kernel_equals_lowess_counts_of_each_resample(data):
+    """The compiled band (assay.summaries.numba_kernels.lowess_resamples) against lowess_counts of each row's
+    present x (itself checked against the port of R's clowess above), to 1e-12: the curve, the curve at the
+    grid (np.interp, NaN beyond the row's range) and rms::val.prob's E-statistics (_e_statistics, checked
+    against val_prob below)."""
+    x, count, events, grid = data
+    fitted, curves, estats = compiled_band(x, count, events, grid)
+    for r in range(len(count)):
+        here = count[r] > 0
+        alone = lowess_counts(x[here], count[r, here], events[r, here]).fitted
+        np.testing.assert_allclose(fitted[r, here], alone, rtol=0, atol=1e-12)
+        assert np.isnan(fitted[r, ~here]).all()
+        np.testing.assert_allclose(curves[r], curve_module._grid_values(x[here], alone, grid), rtol=0, atol=1e-12)
+        want = curve_module._e_statistics(x[here], count[r, here], alone)
+        np.testing.assert_allclose(estats[r], want, rtol=0, atol=1e-12)
+
+
+def test_the_compiled_kernel_on_continuous_probabilities():
+    """Large resamples of one row each instance (2,000 distinct probabilities, beta-distributed, as a report of
+    continuous probabilities): the windows' breakpoints and the quantiles' selection at scale, to 1e-12."""
+    rng = np.random.default_rng(11)
+    p = np.round(rng.beta(2, 5, 2000), 5)
+    y = (rng.random(2000) < p).astype(np.int64)
+    x, count, events, _ = by_distinct(y, p)
+    pos = events.astype(np.int64)
+    neg = count - pos
+    draw_pos, draw_neg = curve_module._drawer(pos), curve_module._drawer(neg)
+    p_star = draw_pos(rng, 8)
+    c_star = p_star + draw_neg(rng, 8)
+    grid = np.linspace(x[0], x[-1], 51)
+    fitted, _, estats = compiled_band(x, c_star, p_star, grid)
+    for r in range(8):
+        here = c_star[r] > 0
+        alone = lowess_counts(x[here], c_star[r, here], p_star[r, here]).fitted
+        np.testing.assert_allclose(fitted[r, here], alone, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(estats[r], curve_module._e_statistics(x[here], c_star[r, here], alone), rtol=0,
+                                   atol=1e-12)
+    # the rows themselves, the E-statistics as val.prob takes them
+    _, _, estats = compiled_band(x, count[None, :], pos[None, :], grid)
+    np.testing.assert_allclose(estats[0], val_prob(y.astype(float), p), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("x", [np.linspace(0.0, 1.0, 201), np.arange(60) / 64.0])
+def test_the_compiled_kernel_where_clowess_compares_equals(x):
+    """Evenly spaced x: many x exactly delta beyond another (where clowess fits next) and windows with equal
+    distances on both sides; every x present in some rows, not in others."""
+    rng = np.random.default_rng(12)
+    count = rng.integers(1, 40, (4, len(x)))
+    count[2:, rng.integers(0, len(x), 10)] = 0
+    events = (count * rng.random(count.shape)).astype(np.int64)
+    fitted, _, estats = compiled_band(x, count, events, x)
+    for r in range(4):
+        here = count[r] > 0
+        alone = lowess_counts(x[here], count[r, here], events[r, here]).fitted
+        np.testing.assert_allclose(fitted[r, here], alone, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(estats[r], curve_module._e_statistics(x[here], count[r, here], alone), rtol=0,
+                                   atol=1e-12)
+
+
+@pytest.mark.parametrize("per_value", [1, 3, 50])
+def test_a_class_is_redrawn_with_as_many_instances(per_value):
+    """Each resample of a class has its instances (row sums), only at the probabilities that hold it, and on
+    average its counts (the multinomial's mean): drawn instance by instance (few a value) or by a multinomial
+    (many: above DRAWS_PER_VALUE); counted by the compiled kernel or by numpy, the same counts."""
+    with kernels_on(True):
+        compiled = kernels.compiled(1 << 62)
+    counts = np.array([0, per_value, 2 * per_value, 0, per_value], dtype=np.int64)
+    drawn = curve_module._drawer(counts)(np.random.default_rng(2), 4000)
+    assert drawn.dtype == np.int64 and drawn.shape == (4000, 5)
+    assert (drawn.sum(axis=1) == counts.sum()).all() and (drawn[:, counts == 0] == 0).all()
+    np.testing.assert_allclose(drawn.mean(axis=0), counts, rtol=0.05)
+    np.testing.assert_array_equal(curve_module._drawer(counts, compiled)(np.random.default_rng(2), 4000), drawn)
+    for kernel in (None, compiled):
+        none = curve_module._drawer(np.zeros(3, dtype=np.int64), kernel)(np.random.default_rng(2), 3)
+        assert none.shape == (3, 3) and none.dtype == np.int64 and not none.any()
+
+
+@pytest.mark.parametrize("kind", ["rounded", "one class", "two values", "one value"])
+def test_the_band_is_the_same_compiled_or_not(monkeypatch, kind):
+    """The same resamples (two seeded streams, blocks sized by the distinct probabilities alone) refitted by
+    the kernel or by lowess_rows give the same band and intervals, to 1e-12; on one thread or two, the same."""
+    rng = np.random.default_rng(8)
+    p = np.round(rng.beta(2, 3, 500), 3)
+    y = (rng.random(500) < p).astype(int)
+    y[:3] = 1
+    if kind == "one class":
+        y[:] = 0
+    if kind == "two values":
+        p = np.where(p < 0.4, 0.2, 0.7)
+    if kind == "one value":
+        p[:] = 0.3
+    sc = ScoreCounts.from_arrays(y, p)
+    monkeypatch.setattr(curve_module, "NUMPY_BUDGET", 0)  # the kernel, however small the band
+    runs = []
+    for on in (True, False):
+        with kernels_on(on):
+            runs.append(calibration_curve(sc, bootstrap=BootstrapSettings(400, 3), budget=10**10))
+    monkeypatch.setattr(curve_module.os, "cpu_count", lambda: 1)
+    with kernels_on(True):
+        runs.append(calibration_curve(sc, bootstrap=BootstrapSettings(400, 3), budget=10**10))
+    compiled, numpy_, one_thread = runs
+    assert compiled.resamples == numpy_.resamples == 400
+    for got in (numpy_, one_thread):
+        np.testing.assert_allclose(got.low, compiled.low, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(got.high, compiled.high, rtol=0, atol=1e-12)
+        for a, b in zip((got.eavg, got.e50, got.e90, got.emax), (compiled.eavg, compiled.e50, compiled.e90,
+                                                                 compiled.emax), strict=True):
+            assert a.value == b.value
+            assert a.ci.low == pytest.approx(b.ci.low, abs=1e-12) and a.ci.high == pytest.approx(b.ci.high, abs=1e-12)
+    assert one_thread.low == compiled.low and one_thread.eavg.ci == compiled.eavg.ci  # the same arithmetic
+
+
+def test_the_default_budget_gives_continuous_probabilities_their_band():
+    """2,000 rows of continuous probabilities (1,965 distinct): every resample with the kernel (BUDGET); without
+    it (numpy, NUMPY_BUDGET) no band, and the reason."""
+    rng = np.random.default_rng(0)
+    p = np.round(rng.beta(2, 5, 2000), 5)
+    y = (rng.random(2000) < p * 1.2).astype(int)
+    sc = ScoreCounts.from_arrays(y, p)
+    with kernels_on(True):
+        c = calibration_curve(sc)
+    assert c.distinct > 1900 and c.resamples == 2000 and c.note is None and c.eavg.ci is not None
+    assert c.eavg.ci.low <= c.eavg.value <= c.eavg.ci.high
+    with kernels_on(False):
+        slow = calibration_curve(sc)
+    assert slow.resamples == 0 and slow.low is None and "budget of 4,000,000" in slow.note
+    assert slow.eavg.value == c.eavg.value
 
 
 def test_statsmodels_lowess_on_the_rows_without_ties():

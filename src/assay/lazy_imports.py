@@ -25,8 +25,9 @@ as long again; the least is the most repeatable)::
     sklearn (scikit-learn)           1.2 s    validating learners (protocols: learners, splits,
                                               pipelines) and the bundled data sets
     pyspark                          0.1 s    the Spark engine (assay.spark), which then starts a JVM
-    assay.summaries.numba_kernels    0.25 s   more than MIN_SIZE (200,000) scores: it imports numba,
-                                              which then compiles the kernels or loads them from its cache
+    assay.summaries.numba_kernels    0.25 s   more than MIN_SIZE (200,000) scores, or a lowess band beyond
+                                              numpy's budget (some 150 distinct probabilities): it imports
+                                              numba, which compiles the kernels or loads them from its cache
     scipy.stats                      0.73 s   Friedman's test (rankdata, the studentized range); all
                                               else uses scipy.special (0.24 s, at the top)
     scipy.optimize                   0.22 s   the power of an AUC test (auc_power)
@@ -82,7 +83,7 @@ LAZY: dict[str, str] = {
     "matplotlib": "plots only (0.5 s)",
     "sklearn": "validating learners and the bundled data sets only (1.2 s)",
     "pyspark": "the Spark engine only (0.1 s, then a JVM)",
-    "assay.summaries.numba_kernels": "imports numba: more than 200,000 scores only (0.25 s)",
+    "assay.summaries.numba_kernels": "imports numba: more than 200,000 scores, or a large lowess band, only (0.25 s)",
     "scipy.stats": "Friedman's test only (0.73 s)",
     "scipy.optimize": "the power of an AUC test only (0.22 s)",
     "scipy.interpolate": "the studentized range at many statistics only (0.23 s)",

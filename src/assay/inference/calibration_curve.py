@@ -22,7 +22,10 @@ probabilities (linear interpolation, as val.prob's ``approx``), and the percenti
 E-statistics' intervals are percentile intervals of the same resamples. A resample costs about as much as
 the curve, ``(fits) x (distinct probabilities in a window)``: at most ``BUDGET`` such terms are spent on the
 band, with fewer resamples than asked if need be, and none (a null band with the reason) below
-``MIN_RESAMPLES``.
+``MIN_RESAMPLES``. The resamples are refitted by a compiled kernel
+(``assay.summaries.numba_kernels.lowess_resamples``, on two threads) where numba is there, else by
+:func:`lowess_rows` (numpy, a block at a time, within the smaller ``NUMPY_BUDGET``); both give the same
+curves (to 1e-12) from the same resamples, which are drawn the same way whichever refits them.
 
 References
 ----------
@@ -38,8 +41,10 @@ Harrell FE. rms: Regression Modeling Strategies, ``val.prob``.
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from bisect import bisect_right
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,10 +53,11 @@ import numpy as np
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.metrics.ranking import walk_summary
+from assay.summaries.kernels import compiled
 
-__all__ = ["BUDGET", "CURVE_BUDGET", "GRID", "METHOD", "MIN_RESAMPLES", "ON_DISK", "PER_FIT", "BrierDecomposition",
-           "BrierFold", "CalibrationCurve", "LowessFit", "brier_decomposition", "calibration_curve", "lowess_counts",
-           "lowess_rows", "weighted_quantile"]
+__all__ = ["BUDGET", "CURVE_BUDGET", "DRAWS_PER_VALUE", "GRID", "METHOD", "MIN_RESAMPLES", "NUMPY_BUDGET", "ON_DISK",
+           "PER_FIT", "BrierDecomposition", "BrierFold", "CalibrationCurve", "LowessFit", "brier_decomposition",
+           "calibration_curve", "lowess_counts", "lowess_rows", "weighted_quantile"]
 
 SPAN = 2.0 / 3.0
 """lowess's f (R's default, val.prob's)."""
@@ -59,17 +65,41 @@ SPAN = 2.0 / 3.0
 GRID = 51
 """Probabilities at which the curve and its band are reported: equally spaced over the range of the scores."""
 
-BUDGET = 4_000_000
+BUDGET = 800_000_000
 """The band's cost at most, in terms summed over the resamples: each resample's local fits (about 100) times
-(the distinct probabilities in a fit's window, about 2/3 of them, + ``PER_FIT`` for a fit's fixed cost). The
-resamples are refitted a block at a time (:func:`lowess_rows`), at about 30 ns a term here (2 cores shared with
-other work: best of 3 runs), so about 0.1-0.2 s at most, in every report of probabilities (a larger budget made
-a report of 400 rows slower than one of 1,000): all 2,000 resamples up to about 20 distinct probabilities, some
-300 at 100 (probabilities to 2 decimals), and no band (fewer than ``MIN_RESAMPLES``) above about 150; ``budget=``
-of :func:`calibration_curve` asks for more."""
+(the distinct probabilities in a fit's window, about 2/3 of them, + ``PER_FIT`` for a fit's fixed cost), when
+the compiled kernel refits them (numba; else ``NUMPY_BUDGET``). The whole band (drawing the resamples, refitting
+them, the percentiles) takes about 0.2 ns a term on the 2 cores here (0.20 at 2,000 distinct probabilities,
+0.21 at 5,000 and at 20,000; 0.35 at 200, where fixed costs count) and 0.36-0.39 ns on one (the other busy):
+so 0.16-0.31 s at most, once numba is loaded (0.45 s, once a process; compiling the kernels takes 3 s, once an
+installation). All 2,000 resamples up to about 5,000 distinct probabilities (at 2,000: 0.06 s, 0.12 s on one
+core; at 5,000: 0.15 s, 0.28 s), about 580 at 20,000, and no band (fewer than ``MIN_RESAMPLES``) above about
+60,000; ``budget=`` of :func:`calibration_curve` asks for more. Measured as the best of 3 runs of, for about m
+distinct probabilities::
+
+    python -c "import time, numpy as np; from assay.summaries.scores import ScoreCounts as S
+    from assay.inference.calibration_curve import calibration_curve as cc, BootstrapSettings as B
+    r = np.random.default_rng(0); m = 2000; p = np.round(r.beta(2, 5, m + m // 50 + 5), 5)
+    s = S.from_arrays((r.random(len(p)) < p * 1.2).astype(int), p); cc(s)
+    t = time.perf_counter(); c = cc(s, bootstrap=B(2000), budget=10**12); print(time.perf_counter() - t)"
+
+(one statement a line; 7 decimals from 10,000), divided by 2,000 x the terms of a resample (``fits`` x (the
+mean window + ``PER_FIT``) of the curve), with Python 3.11, numba 0.68 and numpy 2.4 on the machine of issue 19."""
+
+NUMPY_BUDGET = 4_000_000
+"""The band's cost at most without the compiled kernel (numba missing, or ``ASSAY_NO_COMPILED`` set): the
+resamples are refitted a block at a time by :func:`lowess_rows`, at about 20 ns a term here (measured as
+``BUDGET``, 1,000 rows), so about 0.1 s at most: all 2,000 resamples up to about 20 distinct probabilities
+(0.06 s at 18), some 400 at 80 (probabilities to 2 decimals), and no band above about 150. A band that fits
+within it is refitted so even where numba is there, which then need not be loaded (0.45 s)."""
 
 PER_FIT = 80
 """A local fit's fixed cost, in terms."""
+
+DRAWS_PER_VALUE = 8
+"""A class with more instances than this many per distinct probability holding it is resampled by a
+multinomial over those probabilities (about 60 ns each a resample); else each of its instances is drawn (about
+6 ns each)."""
 
 CURVE_BUDGET = 5_000_000
 """The curve's own cost at most, in terms of (fits x distinct probabilities in a window; about 100 fits over 2/3
@@ -289,10 +319,11 @@ def _grid_values(x: np.ndarray, fitted: np.ndarray, grid: np.ndarray) -> np.ndar
 
 def calibration_curve(summary: Any, *, confidence: float = 0.95,
                       bootstrap: BootstrapSettings | None = BootstrapSettings(),
-                      budget: int = BUDGET) -> CalibrationCurve:
+                      budget: int | None = None) -> CalibrationCurve:
     """The lowess calibration curve of a two-class score summary (scores within [0, 1], the probabilities of
     ``summary.labels[1]``), its E-statistics and their bootstrap band and intervals at ``confidence``
-    (``bootstrap=None``: none).
+    (``bootstrap=None``: none), spending at most ``budget`` terms on the band (default: ``BUDGET`` where the
+    compiled kernel refits the resamples, else ``NUMPY_BUDGET``).
 
     >>> from assay.summaries.scores import ScoreCounts
     >>> y = np.array([0, 0, 1, 0, 1, 1, 0, 1, 1, 0])
@@ -333,8 +364,11 @@ def calibration_curve(summary: Any, *, confidence: float = 0.95,
     elif count.sum() < 2:
         note = "no band: one instance"
     else:
-        affordable = budget // max(fit.work + PER_FIT * fit.fits, 1)
-        used = int(min(bootstrap.resamples, affordable))
+        per = max(fit.work + PER_FIT * fit.fits, 1)  # a resample's terms
+        if budget is None:
+            budget = BUDGET if (bootstrap.resamples * per > NUMPY_BUDGET and compiled(1 << 62) is not None) \
+                else NUMPY_BUDGET
+        used = int(min(bootstrap.resamples, budget // per))
         if used < MIN_RESAMPLES:
             note = (f"no band or intervals: {bootstrap.resamples:,} resamples of {fit.fits} local fits over windows "
                     f"of {fit.work / fit.fits:,.0f} distinct probabilities on average would exceed the budget of "
@@ -347,7 +381,8 @@ def calibration_curve(summary: Any, *, confidence: float = 0.95,
                         f"(budget of {budget:,} terms: resamples x fits x (distinct probabilities in a window + "
                         f"{PER_FIT}))")
                 method = f"bootstrap-percentile ({used:,} resamples)"
-            curves, estats = _resample(x, pos, neg, grid, used, bootstrap.seed)
+            kernels = compiled(1 << 62) if used * per > NUMPY_BUDGET else None  # numpy's within its budget
+            curves, estats = _resample(x, pos, neg, grid, used, bootstrap.seed, kernels)
             alpha = 1.0 - confidence
             with warnings.catch_warnings():  # a grid point beyond every resample's range: NaN (never seen)
                 warnings.simplefilter("ignore", RuntimeWarning)
@@ -432,31 +467,88 @@ def lowess_rows(x: np.ndarray, count: np.ndarray, events: np.ndarray, *, f: floa
 
 
 ROWS_AT_ONCE = 200_000
-"""Resamples are refitted together, as many as make this many (resample, distinct probability) cells."""
+"""Resamples are drawn and refitted together, as many as make this many (resample, distinct probability) cells."""
+
+NO_ROWS = np.empty((0, 0))
+"""The compiled kernel's curves at each distinct probability, not wanted by the band."""
 
 
-def _resample(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, grid: np.ndarray, resamples: int,
-              seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _resample(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, grid: np.ndarray, resamples: int, seed: int,
+              kernels: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """Each resample's curve at ``grid`` and its E-statistics: each class's instances redrawn with replacement,
-    as many as it has (a multinomial over that class's counts at each distinct probability), a block of
-    resamples refitted at once (:func:`lowess_rows`)."""
-    rng = np.random.default_rng(seed)
+    as many as it has, a block of resamples at a time, refitted by the compiled kernel (``kernels``, from
+    :func:`assay.summaries.kernels.compiled`) or by :func:`lowess_rows`.
+
+    Two seeded streams each draw half of the resamples, in blocks whose size depends on the number of distinct
+    probabilities alone: the same resamples whichever refits them and however many threads run the halves."""
     m = len(x)
-    n_pos, n_neg = int(pos.sum()), int(neg.sum())
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    grid = np.ascontiguousarray(grid, dtype=np.float64)
     curves = np.empty((resamples, len(grid)))
     estats = np.empty((resamples, 4))
     block = max(1, ROWS_AT_ONCE // m)
-    for start in range(0, resamples, block):
-        size = min(block, resamples - start)
-        p_star = rng.multinomial(n_pos, pos / n_pos, size=size) if n_pos else np.zeros((size, m), np.int64)
-        n_star = rng.multinomial(n_neg, neg / n_neg, size=size) if n_neg else np.zeros((size, m), np.int64)
-        c_star = p_star + n_star
-        fitted = lowess_rows(x, c_star, p_star)
-        for r in range(size):
-            here = c_star[r] > 0
-            curves[start + r] = _grid_values(x[here], fitted[r, here], grid)
-        estats[start:start + size] = _e_statistics_rows(x, c_star, fitted)
+    draw_pos, draw_neg = _drawer(pos, kernels), _drawer(neg, kernels)
+
+    def run(stream: np.random.SeedSequence, start: int, stop: int) -> None:
+        rng = np.random.default_rng(stream)
+        for first in range(start, stop, block):
+            size = min(block, stop - first)
+            p_star = draw_pos(rng, size)
+            c_star = p_star + draw_neg(rng, size)
+            rows = slice(first, first + size)
+            if kernels is not None:
+                kernels.lowess_resamples(x, c_star, p_star, SPAN, grid, NO_ROWS, curves[rows], estats[rows])
+                continue
+            fitted = lowess_rows(x, c_star, p_star)
+            for r in range(size):
+                here = c_star[r] > 0
+                curves[first + r] = _grid_values(x[here], fitted[r, here], grid)
+            estats[rows] = _e_statistics_rows(x, c_star, fitted)
+
+    streams = np.random.SeedSequence(seed).spawn(2)
+    half = resamples // 2
+    spans = [(streams[0], 0, half), (streams[1], half, resamples)]
+    if kernels is not None and (os.cpu_count() or 1) > 1:  # the kernel lets go of the GIL
+        with ThreadPoolExecutor(2, thread_name_prefix="assay-lowess") as pool:
+            for future in [pool.submit(run, *span) for span in spans]:
+                future.result()
+    else:
+        for span in spans:
+            run(*span)
     return curves, estats
+
+
+def _drawer(counts: np.ndarray, kernels: Any = None) -> Any:
+    """How one class's instances (``counts`` at each distinct probability) are redrawn with replacement, as
+    many as it has: ``draw(rng, size)`` gives ``size`` resamples' counts (size x distinct probabilities, int64),
+    by a multinomial over the probabilities holding the class when they hold many instances each (more than
+    ``DRAWS_PER_VALUE``), else by drawing each instance (counted by the compiled ``kernels`` if given): the same
+    distribution, at the lesser cost."""
+    m = len(counts)
+    total = int(counts.sum())
+    at = np.flatnonzero(counts)
+    if total > DRAWS_PER_VALUE * len(at):
+        shares = counts[at] / total
+
+        def draw(rng: np.random.Generator, size: int) -> np.ndarray:
+            out = np.zeros((size, m), dtype=np.int64)
+            out[:, at] = rng.multinomial(total, shares, size=size)
+            return out
+        return draw
+    of_instance = np.repeat(at, counts[at])  # each instance's distinct probability
+
+    def draw_each(rng: np.random.Generator, size: int) -> np.ndarray:
+        if not total:
+            return np.zeros((size, m), dtype=np.int64)
+        drawn = rng.integers(0, total, size=(size, total))
+        if kernels is not None:
+            out = np.zeros((size, m), dtype=np.int64)
+            kernels.count_draws(of_instance, drawn, out)
+            return out
+        drawn = of_instance[drawn]
+        drawn += (np.arange(size, dtype=np.int64) * m)[:, None]
+        return np.bincount(drawn.ravel(), minlength=size * m).reshape(size, m).astype(np.int64, copy=False)
+    return draw_each
 
 
 def _e_statistics_rows(x: np.ndarray, count: np.ndarray, fitted: np.ndarray) -> np.ndarray:

@@ -17,7 +17,11 @@ ranking check both ways.
 
 Every kernel takes the ascending keys of one part (``SortedKeys``: a score's
 order-preserving bits shifted left one, the class in bit 0; negatives before
-positives among equal scores) and walks it from the top score down.
+positives among equal scores) and walks it from the top score down, but two:
+``lowess_resamples`` refits the lowess calibration curve of bootstrap resamples
+(and ``count_draws`` counts them), and ``assay.inference.calibration_curve``
+asks for them on its own measure, the band's terms (``compiled(1 << 62)`` once
+they exceed its ``NUMPY_BUDGET``), whatever the number of instances.
 """
 
 from __future__ import annotations
@@ -55,12 +59,24 @@ def cached() -> bool | None:
     if os.environ.get("ASSAY_NO_COMPILED"):
         return None
     try:
-        from assay.summaries import numba_kernels
-
+        numba_kernels = _kernels_module()
         folder = numba_kernels.build(cache=True).make_keys._cache.cache_path  # builds no code: compiling is lazy
         return len(glob.glob(os.path.join(folder, "numba_kernels.*.nbi"))) >= len(numba_kernels.KERNELS)
     except Exception:  # numba missing, or its cache laid out otherwise
         return None
+
+
+def _kernels_module() -> Any:
+    """:mod:`assay.summaries.numba_kernels`, which imports numba, with numba's error messages plain.
+
+    numba highlights its internal error messages with colorama, whose init()/deinit() replace and then put
+    back sys.stdout and sys.stderr from whichever thread compiles: beside a run that writes (or a caller that
+    redirects them), the program's output went to the stream put back, and was lost (seen in the tests, whose
+    capture swaps the streams, while the kernels compiled in the background)."""
+    os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
+    from assay.summaries import numba_kernels
+
+    return numba_kernels
 
 
 def warm_up() -> None:
@@ -87,7 +103,7 @@ def _load() -> Any:
     may be missing or broken: each failure falls back to the next, never to an error.
     """
     try:
-        from assay.summaries import numba_kernels
+        numba_kernels = _kernels_module()
     except Exception:  # numba missing or broken: the numpy code serves
         return False
     for cache in (True, False):
@@ -136,3 +152,7 @@ def _probe(kernels: Any) -> None:
     c = np.array([1, 1], dtype=np.int64)
     kernels.merge_counts(a, c, c, a, c, c, np.empty(4), np.empty(4, np.int64), np.empty(4, np.int64))
     kernels.score_losses(np.array([0.9, 0.1]), a, a, -1.0, 1e-15, np.empty((4, 2)), np.zeros((2, 4, 3)), np.zeros((2, 3)))
+    counts = np.array([[1, 2], [2, 1]], dtype=np.int64)
+    kernels.lowess_resamples(a[::-1].copy(), counts, counts - 1, 2.0 / 3.0, a[::-1].copy(), np.empty((2, 2)),
+                             np.empty((2, 2)), np.empty((2, 4)))
+    kernels.count_draws(np.array([0, 1, 1], dtype=np.int64), counts, np.zeros((2, 2), dtype=np.int64))
