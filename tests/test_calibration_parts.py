@@ -139,3 +139,89 @@ def test_the_python_api_and_the_html_report_with_the_curve_alone(files, tmp_path
     assert code == 0
     page = html.read_text()
     assert "Calibration (reliability)" in page and "lowess, as rms::val.prob" in page and "classifier (ECE" not in page
+
+
+# ----------------------------------------------------------------------------
+# --calibration-class: a class's probabilities against the rest, of several classes' probabilities
+
+
+@pytest.fixture(scope="module")
+def three_parts(files, tmp_path_factory):
+    root = tmp_path_factory.mktemp("three")
+    lines = files["three"].read_text().splitlines()
+    for i in range(2):
+        (root / f"part-{i}.csv").write_text("\n".join([lines[0], *lines[1 + i * 200:1 + (i + 1) * 200]]) + "\n")
+    return root
+
+
+def _calibration_json(args, capsys):
+    code, out, err = _report([*args, "--format", "json"], capsys)
+    assert code == 0, err
+    p = json.loads(out)["probabilistic"]
+    return {key: p[key] for key in ALL_KEYS if key in p}, p
+
+
+def _one_vs_rest(path, label):
+    rows = [line.split(",") for line in path.read_text().splitlines()[1:]]
+    column = {"a": 1, "b": 2, "c": 3}[label]
+    return np.array([r[0] == label for r in rows]), np.array([float(r[column]) for r in rows])
+
+
+@pytest.mark.parametrize("label", ["b", "c"])
+def test_a_class_against_the_rest_is_its_two_class_calibration_on_every_path(files, three_parts, capsys, label):
+    """Equal to the two-class analysis of that class's probabilities against whether it is the actual class,
+    in memory and in batches; the losses stay those of the three classes."""
+    memory, whole = _calibration_json([str(files["three"]), "--truth", "y", "--proba", "a,b,c",
+                                       "--calibration-class", label], capsys)
+    batches, _ = _calibration_json([str(three_parts), "--truth", "y", "--proba", "a,b,c", "--calibration-class",
+                                    label, "--memory", "1MB"], capsys)
+    assert set(memory) == ALL_KEYS and memory["calibration"]["target"] == f"class {label!r} against the rest"
+    is_class, p = _one_vs_rest(files["three"], label)
+    binary = assay.evaluate(is_class.astype(int), y_score=p, bootstrap=200).probabilistic
+    assert memory["calibration_hierarchy"] == binary.hierarchy.to_dict()
+    assert memory["calibration_curve"] == binary.moderate.to_dict()
+    assert memory["brier_decomposition"] == binary.brier_decomposition.to_dict()
+    assert memory["calibration"]["ece"] == pytest.approx(binary.calibration.ece, abs=1e-12)
+    for key in ALL_KEYS:
+        assert _close(batches[key], memory[key]), key
+    plain, losses = _calibration_json([str(files["three"]), "--truth", "y", "--proba", "a,b,c"], capsys)
+    assert whole["log_loss"] == losses["log_loss"]  # the three classes' losses, with a class's calibration too
+    assert plain["calibration"]["target"] == "top label" and "calibration_hierarchy" not in plain
+
+
+def _close(a, b, tol=1e-9):
+    """Equal up to the order of floating-point sums (batches merge their parts)."""
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k], tol) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_close(x, y, tol) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+    return a == b
+
+
+def test_a_class_on_spark_equals_in_memory(spark, files, three_parts, capsys):
+    memory, _ = _calibration_json([str(files["three"]), "--truth", "y", "--proba", "a,b,c",
+                                   "--calibration-class", "b"], capsys)
+    on_spark, _ = _calibration_json([str(three_parts), "--truth", "y", "--proba", "a,b,c", "--calibration-class",
+                                     "b", "--engine", "spark"], capsys)
+    assert set(on_spark) == set(memory)
+    for key in ("calibration", "calibration_hierarchy", "brier_decomposition"):
+        assert _close(on_spark[key], memory[key]), key
+
+
+def test_a_class_with_parts_and_the_refusals(files, capsys, tmp_path):
+    base = [str(files["three"]), "--truth", "y", "--proba", "a,b,c"]
+    chosen, _ = _calibration_json([*base, "--calibration-class", "a", "--calibration", "curve"], capsys)
+    assert set(chosen) == {"calibration_curve"}
+    code, out, err = _report([*base, "--calibration-class", "d"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "'d' is not one of the classes" in err and "--calibration-class" in err
+    code, out, err = _report([str(files["whole"]), "--truth", "y", "--score", "p", "--calibration-class", "1"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "--calibration-class applies to probabilities of more than two classes" in err
+    with pytest.raises(assay.InvalidInput, match="calibration_class"):
+        assay.evaluate([0, 1, 0, 1], [0, 1, 1, 1], calibration_class="1")
+    r = assay.evaluate(["a", "b", "c", "a", "b", "c"], y_proba={"a": [0.6, 0.2, 0.2, 0.5, 0.3, 0.1],
+                                                               "b": [0.2, 0.6, 0.2, 0.3, 0.4, 0.2],
+                                                               "c": [0.2, 0.2, 0.6, 0.2, 0.3, 0.7]},
+                       calibration_class="c", bootstrap=200)
+    assert r.probabilistic.calibration.target == "class 'c' against the rest" and r.probabilistic.hierarchy is not None

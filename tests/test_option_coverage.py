@@ -103,6 +103,7 @@ def options(files, kind):
         "--bins": ["--bins", "4"],
         "--calibration": ["--calibration", "quantile"],
         "--calibration parts": ["--calibration", "curve"],
+        "--calibration-class": ["--calibration-class", "neg" if two_class else "b"],
         "--positive": ["--positive", "neg" if two_class else "a"],
         "--kappa-weights": ["--kappa-weights", "linear"],
         "--cost-matrix": ["--cost-matrix", str(files["costs2" if two_class else "costs3"])],

@@ -108,6 +108,7 @@ FLAGS: dict[str, tuple[str, str, Callable[[Any], Any] | None]] = {
     "calibration_strategy": ("calibration", "--calibration", _calibration_strategy),
     "calibration_parts": ("calibration", "--calibration", _calibration_parts),
     "top_k": ("top_k", "--top-k", None),
+    "calibration_class": ("calibration_class", "--calibration-class", None),
     "net_benefit": ("net_benefit", "--net-benefit", None),
     "thresholds_range": ("thresholds_range", "--thresholds-range", _thresholds_range),
     "kappa_weights": ("kappa_weights", "--kappa-weights", None),

@@ -147,6 +147,10 @@ def register(cli: click.Group) -> None:
               help="With --proba of more than two classes: also the top-K accuracy, the share of instances whose "
                    "actual class is among their K most probable, with its interval (scikit-learn's "
                    "top_k_accuracy_score).")
+@click.option("--calibration-class", "calibration_class", metavar="CLASS",
+              help="With --proba of more than two classes: the calibration of CLASS's probabilities against the "
+                   "rest (its table, mean and weak calibration, lowess curve, Brier decomposition), in place of "
+                   "the top label's table.")
 @click.option("--bootstrap", type=int, default=2000, show_default=True,
               help="Bootstrap resamples for F1, MCC, balanced accuracy and averages.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
@@ -176,7 +180,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
            input_format: str | None, na_values: str | None, confusion_file: str | None, positive: str | None,
            allow_disjoint_labels: bool, cost_matrix_file: str | None, kappa_weights: str | None, by: tuple[str, ...],
            weight: str | None, threshold: float | str | None, confidence: float,
-           interval: str, beta: float, top_k: int | None, bootstrap: int, seed: int,
+           interval: str, beta: float, top_k: int | None, calibration_class: str | None, bootstrap: int, seed: int,
            auc_interval: str, costs: str | None, prevalence: float | None, fpr_range: str | None,
            sensitivity_range: str | None, lift_depth: float,
            at_specificity: tuple[float, ...], at_sensitivity: tuple[float, ...], direction: str,

@@ -53,6 +53,7 @@ APPLIES_TO: dict[str, frozenset[str]] = {
     "calibration_strategy": _PROBABILISTIC,
     "calibration_parts": _PROBABILISTIC,
     "top_k": frozenset({"probabilities"}),
+    "calibration_class": frozenset({"probabilities"}),
     "net_benefit": _RANKING,
     "thresholds_range": _RANKING,
     "costs": frozenset({"labels", "scores"}),

@@ -48,6 +48,7 @@ from assay.evaluation.probabilistic import (
     CALIBRATION_PARTS,
     analyse_probabilities,
     analyse_score_counts,
+    class_calibration,
     shown_calibration,
     two_class_calibration,
 )
@@ -59,6 +60,7 @@ from assay.inference.calibration import ask_calibration, calibration_hierarchy
 from assay.inference.proportion import ProportionMethod
 from assay.inputs import canonical_label, encode_labels, label_list
 from assay.summaries.confusion import ConfusionCounts
+from assay.summaries.scores import ScoreCounts
 
 __all__ = ["evaluate", "evaluate_confusion", "rank", "choose_positive", "DEFAULT_THRESHOLD"]
 
@@ -108,6 +110,7 @@ def evaluate(
     calibration_bins: int = 10,
     calibration_strategy: str = "uniform",
     calibration_parts: Sequence[str] = CALIBRATION_PARTS,
+    calibration_class: Any = None,
     roc_bins: int | None = None,
     allow_disjoint_labels: bool = False,
     sample_weight: Any = None,
@@ -206,6 +209,9 @@ def evaluate(
         What the calibration gives: the reliability table (with the ECE), the mean and weak calibration
         (rms::val.prob's intercept, slope and tests), the lowess curve with its E-statistics and band, the
         Brier score's decomposition (the last three of two-class probabilities).
+    calibration_class : a class, optional
+        With probabilities of more than two classes: the calibration of this class's probabilities against
+        the rest (all of the above, as for two classes) in place of the top label's table.
     roc_bins : int, optional
         Approximate on request: group the distinct scores into about this many bins
         (as Spark's ``BinaryClassificationMetrics(numBins=...)``) before the ranking
@@ -398,6 +404,13 @@ def evaluate(
                                     hierarchy=calibration_hierarchy(prepared.summary(), confidence=confidence),
                                     **two_class_calibration(prepared.summary(), confidence=confidence,
                                                             bootstrap=options.settings))
+        if options.calibration_class is not None and len(prepared.labels) > 2:
+            j = prepared.labels.index(canonical_label(options.calibration_class, prepared.labels,
+                                                      field="calibration_class"))
+            one = ScoreCounts.from_arrays(source.true_codes == j, proba[:, j], labels=("rest", prepared.labels[j]))
+            probabilistic = class_calibration(probabilistic, one, bins=options.calibration_bins,
+                                              strategy=options.calibration_strategy, confidence=confidence,
+                                              bootstrap=options.settings)
         if y_score is not None:
             notes.append("scores within [0, 1] are read as probabilities of the positive class for the losses "
                          "and calibration")

@@ -110,6 +110,7 @@ class Options:
     calibration_bins: int = 10
     calibration_strategy: str = "uniform"
     calibration_parts: tuple[str, ...] = CALIBRATION_PARTS
+    calibration_class: Any = None  # a class of several: its one-vs-rest probabilities' calibration
     top_k: int | None = None
     # decision curves: net benefit at threshold probabilities (low, high, step); a range asks for the curve
     net_benefit: bool = False

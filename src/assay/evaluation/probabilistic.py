@@ -100,6 +100,7 @@ __all__ = [
     "check_parts",
     "check_strategy",
     "shown_calibration",
+    "class_calibration",
     "check_rows",
     "MAX_CALIBRATION_BINS",
 ]
@@ -427,16 +428,34 @@ def shown_calibration(analysis: ProbabilisticAnalysis | None,
     if analysis is None or tuple(parts) == CALIBRATION_PARTS:
         return analysis
     asked = set(parts)
-    if len(analysis.labels) > 2 and asked & TWO_CLASS_PARTS:
+    one_class = analysis.hierarchy is not None or analysis.moderate is not None
+    if len(analysis.labels) > 2 and asked & TWO_CLASS_PARTS and not one_class:
         names = ", ".join(part for part in CALIBRATION_PARTS if part in asked & TWO_CLASS_PARTS)
         raise InvalidInput(f"{names}: of two classes' probabilities; with {len(analysis.labels)} classes the "
-                           "calibration is the table (of the top label's confidence)", field="calibration_parts")
+                           "calibration is the table (of the top label's confidence), or a class's against the "
+                           "rest with calibration_class", field="calibration_parts")
     table = "table" in asked
     return replace(analysis, calibration=analysis.calibration if table else None,
                    smooth_ece=analysis.smooth_ece if table else None,
                    hierarchy=analysis.hierarchy if "hierarchy" in asked else None,
                    moderate=analysis.moderate if "curve" in asked else None,
                    brier_decomposition=analysis.brier_decomposition if "brier" in asked else None)
+
+
+def class_calibration(analysis: ProbabilisticAnalysis, summary: Any, *, bins: int = 10,
+                      strategy: CalibrationStrategy = "uniform", confidence: float = 0.95,
+                      bootstrap: BootstrapSettings | None = BootstrapSettings()) -> ProbabilisticAnalysis:
+    """The analysis of several classes' probabilities with the calibration of one class against the rest in
+    place of the top label's: ``summary`` is that class's one-vs-rest score summary (its probabilities, by
+    whether the class is the actual one; labels ("rest", class)), analysed as two-class probabilities are
+    (:func:`analyse_score_counts`: the table, the ECE's interval, the smooth ECE, the mean and weak
+    calibration, the lowess curve and the Brier decomposition). The losses stay those of all the classes."""
+    binary = analyse_score_counts(summary, bins=bins, strategy=strategy, confidence=confidence, bootstrap=bootstrap)
+    table = binary.calibration
+    if table is not None:
+        table = replace(table, target=f"class {summary.labels[1]!r} against the rest")
+    return replace(analysis, calibration=table, smooth_ece=binary.smooth_ece, hierarchy=binary.hierarchy,
+                   moderate=binary.moderate, brier_decomposition=binary.brier_decomposition)
 
 
 def check_rows(proba: np.ndarray) -> None:

@@ -41,10 +41,16 @@ from assay.evaluation.multiclass_ranking import (
 )
 from assay.evaluation.options import Options, keywords_of, options_from
 from assay.evaluation.positive import check_predicted_labels, choose_positive
-from assay.evaluation.probabilistic import CALIBRATION_PARTS, analyse_summary, check_rows, shown_calibration
+from assay.evaluation.probabilistic import (
+    CALIBRATION_PARTS,
+    analyse_summary,
+    check_rows,
+    class_calibration,
+    shown_calibration,
+)
 from assay.evaluation.ranking import AUCInterval
 from assay.evaluation.result import Evaluation
-from assay.inputs import as_proba, as_scores, encode_labels, sorted_labels
+from assay.inputs import as_proba, as_scores, canonical_label, encode_labels, sorted_labels
 from assay.limits import MAX_CLASSES
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.kernels import compiled
@@ -94,6 +100,7 @@ def evaluate_batches(
     calibration_bins: int = 10,
     calibration_strategy: str = "uniform",
     calibration_parts: Sequence[str] = CALIBRATION_PARTS,
+    calibration_class: Any = None,
     roc_bins: int | None = None,
     memory: int | None = None,
     allow_disjoint_labels: bool = False,
@@ -525,4 +532,12 @@ def evaluate_proba_summaries(cm: ConfusionCounts | None, probabilities: Probabil
             scan.close()
     ranking = analyse_multiclass_counts(summaries, pair_aucs, support, labels, confidence=confidence, micro=micro)
     probabilistic = analyse_summary(probabilities, prior=options.prior, confidence=confidence)
+    if options.calibration_class is not None:  # the class's one-vs-rest summary, made for the ranking
+        j = labels.index(canonical_label(options.calibration_class, labels, field="calibration_class"))
+        if summaries[j] is None:
+            raise InvalidInput(f"class {labels[j]!r} has no instances: its calibration against the rest is "
+                               "undefined", field="calibration_class")
+        probabilistic = class_calibration(probabilistic, summaries[j], bins=options.calibration_bins,
+                                          strategy=options.calibration_strategy, confidence=confidence,
+                                          bootstrap=options.settings)
     return replace(result, ranking=ranking, probabilistic=shown_calibration(probabilistic, options.calibration_parts))
