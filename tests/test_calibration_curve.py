@@ -373,6 +373,67 @@ def test_brier_decomposition_is_exact_and_matches_the_rows():
     assert one_class.scaled_brier is None and "one class" in one_class.note
 
 
+def _binned_reference(y, p, edges):
+    """Stephenson, Coelho & Jolliffe (2008), from the rows: each bin as sklearn's calibration_curve assigns it."""
+    at = np.searchsorted(edges[1:-1], p, side="left")
+    n, base = len(y), y.mean()
+    rel = res = wbv = wbc = 0.0
+    for k in np.unique(at):
+        pk, yk = p[at == k], y[at == k]
+        rel += len(pk) * (pk.mean() - yk.mean()) ** 2
+        res += len(pk) * (yk.mean() - base) ** 2
+        wbv += np.sum((pk - pk.mean()) ** 2)
+        wbc += 2 * np.sum((yk - yk.mean()) * (pk - pk.mean()))
+    return rel / n, res / n, base * (1 - base), wbv / n, wbc / n
+
+
+@pytest.mark.parametrize("seed, decimals", [(0, 1), (1, 3), (2, 6)])
+def test_the_binned_decomposition_is_exact_and_equals_the_rows(seed, decimals):
+    """Over the table's bins (equal width, equal count, on bin edges and with empty bins), with the two
+    within-bin terms: brier = reliability - resolution + uncertainty + variance - covariance to 1e-12."""
+    rng = np.random.default_rng(seed)
+    p = np.round(rng.beta(2, 5, 700), decimals)
+    p[:5] = [0.0, 0.1, 0.5, 1.0, 0.3]  # on the edges
+    y = (rng.random(700) < np.clip(1.2 * p, 0, 1)).astype(int)
+    for edges in (np.linspace(0, 1, 11), np.array([0, 0.2, 0.25, 0.9, 1.0]),
+                  np.unique(np.percentile(p, np.linspace(0, 100, 6)))):
+        edges = edges.astype(float)
+        edges[0], edges[-1] = min(edges[0], 0.0), max(edges[-1], 1.0)
+        d = brier_decomposition(ScoreCounts.from_arrays(y, p), edges, "some bins")
+        want = _binned_reference(y, p, edges)
+        got = (d.reliability, d.resolution, d.uncertainty, d.within_variance, d.within_covariance)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+        assert d.brier == pytest.approx(np.mean((p - y) ** 2), abs=1e-12)
+        assert d.brier == pytest.approx(d.reliability - d.resolution + d.uncertainty + d.within_variance
+                                        - d.within_covariance, abs=1e-12)
+        assert d.to_dict()["bins"].startswith("some bins")
+
+
+def test_the_report_decomposes_over_the_tables_bins_on_every_path(spill_dir):
+    """Continuous probabilities: over the distinct ones the reliability was nearly the Brier score itself; over
+    the table's bins it is the calibration term, the same in memory and in batches (spilled too)."""
+    rng = np.random.default_rng(12)
+    p = rng.beta(2, 5, 4000)
+    y = (rng.random(4000) < p).astype(int)
+    memory = assay.evaluate(y, y_score=p, bootstrap=200).probabilistic.brier_decomposition
+    assert memory.reliability < 0.01 < memory.brier and "10 equal-width bins" in memory.binning
+    want = _binned_reference(y, p, np.linspace(0, 1, 11))
+    np.testing.assert_allclose((memory.reliability, memory.resolution, memory.uncertainty, memory.within_variance,
+                                memory.within_covariance), want, rtol=0, atol=1e-12)
+    parts = [(y[a:a + 500], p[a:a + 500]) for a in range(0, 4000, 500)]
+    for budget in (None, 20_000):
+        got = evaluate_batches(parts, memory=budget, bootstrap=200).probabilistic.brier_decomposition
+        for name in ("reliability", "resolution", "uncertainty", "within_variance", "within_covariance", "brier"):
+            assert getattr(got, name) == pytest.approx(getattr(memory, name), rel=1e-9, abs=1e-12), (budget, name)
+    quantile = assay.evaluate(y, y_score=p, bootstrap=200, calibration_strategy="quantile")
+    edges = np.array([b.low for b in quantile.probabilistic.calibration.bins]
+                     + [quantile.probabilistic.calibration.bins[-1].high])
+    d = quantile.probabilistic.brier_decomposition
+    np.testing.assert_allclose((d.reliability, d.resolution, d.uncertainty, d.within_variance, d.within_covariance),
+                               _binned_reference(y, p, edges), rtol=0, atol=1e-12)
+    assert "equal-count" in d.binning or "quantile" in d.binning
+
+
 def test_the_band_holds_the_curve_and_is_reproducible():
     rng = np.random.default_rng(4)
     p = np.round(rng.beta(2, 3, 400), 2)

@@ -402,7 +402,8 @@ def evaluate(
             # the positive class's probabilities: mean and weak calibration, from the ranking's summary
             probabilistic = replace(probabilistic,
                                     hierarchy=calibration_hierarchy(prepared.summary(), confidence=confidence),
-                                    **two_class_calibration(prepared.summary(), confidence=confidence,
+                                    **two_class_calibration(prepared.summary(), probabilistic.calibration,
+                                                            confidence=confidence,
                                                             bootstrap=options.settings))
         if options.calibration_class is not None and len(prepared.labels) > 2:
             j = prepared.labels.index(canonical_label(options.calibration_class, prepared.labels,

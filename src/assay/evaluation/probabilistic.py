@@ -761,16 +761,18 @@ def analyse_score_counts(
     analysis = replace(analysis, calibration=replace(table, ece_interval=interval),
                        smooth_ece=smooth_ece_of_summary(summary))
     return replace(analysis, hierarchy=calibration_hierarchy(summary, confidence=confidence),
-                   **two_class_calibration(summary, confidence=confidence, bootstrap=bootstrap))
+                   **two_class_calibration(summary, table, confidence=confidence, bootstrap=bootstrap))
 
 
-def two_class_calibration(summary: Any, *, confidence: float = 0.95,
+def two_class_calibration(summary: Any, table: CalibrationTable, *, confidence: float = 0.95,
                           bootstrap: BootstrapSettings | None = BootstrapSettings()) -> dict[str, Any]:
     """The moderate calibration (:func:`assay.inference.calibration_curve.calibration_curve`) and the Brier
-    decomposition of a two-class score summary's probabilities, as the fields ``moderate`` and
-    ``brier_decomposition`` of a :class:`ProbabilisticAnalysis` (``replace(analysis, **these)``)."""
+    decomposition of a two-class score summary's probabilities over the bins of the calibration ``table``, as
+    the fields ``moderate`` and ``brier_decomposition`` of a :class:`ProbabilisticAnalysis`
+    (``replace(analysis, **these)``)."""
+    edges = np.array([b.low for b in table.bins] + [table.bins[-1].high])
     return {"moderate": calibration_curve(summary, confidence=confidence, bootstrap=bootstrap),
-            "brier_decomposition": brier_decomposition(summary)}
+            "brier_decomposition": brier_decomposition(summary, edges, table.binning)}
 
 
 def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float = 0.95) -> CalibrationTable:

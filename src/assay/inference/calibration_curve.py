@@ -54,6 +54,7 @@ from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.metrics.ranking import walk_summary
 from assay.summaries.kernels import compiled
+from assay.summaries.probabilities import bin_index
 
 __all__ = ["BUDGET", "CURVE_BUDGET", "DRAWS_PER_VALUE", "GRID", "METHOD", "MIN_RESAMPLES", "NUMPY_BUDGET", "ON_DISK",
            "PER_FIT", "BrierDecomposition", "BrierFold", "CalibrationCurve", "LowessFit", "brier_decomposition",
@@ -577,32 +578,45 @@ def _e_statistics_rows(x: np.ndarray, count: np.ndarray, fitted: np.ndarray) -> 
 # the Brier score's decomposition
 
 
-@dataclass(frozen=True)
 class BrierFold:
-    """Sums over the distinct probabilities of a two-class score summary, as a fold of one walk: instances N,
-    positives O, Σ squared error, Σ n (p − ō_p)² and Σ n ō_p² (ō_p the observed frequency at p)."""
+    """Sums over the distinct probabilities of a two-class score summary, as a fold of one walk, in each bin of
+    ``edges`` (None: each distinct probability its own bin): per bin, instances n, Σp, Σp², events Σy and Σp·y;
+    and over all, Σ squared error."""
 
     columns = ("scores", "positives", "negatives")
 
-    def piece(self, p: Any) -> np.ndarray:
+    def __init__(self, edges: np.ndarray | None = None) -> None:
+        self.edges = None if edges is None else np.asarray(edges, dtype=np.float64)
+
+    def piece(self, p: Any) -> dict[str, np.ndarray]:
         s = np.asarray(p.scores, dtype=np.float64)
         w1 = np.asarray(p.positives, dtype=np.float64)
         w0 = np.asarray(p.negatives, dtype=np.float64)
         n = w1 + w0
-        here = n > 0
-        freq = np.divide(w1, n, out=np.zeros_like(n), where=here)
-        return np.array([n.sum(), w1.sum(), w1 @ ((1.0 - s) ** 2) + w0 @ (s * s), n @ ((s - freq) ** 2),
-                         n @ (freq * freq)])
+        sums = np.stack([n, n * s, n * s * s, w1, w1 * s])  # per distinct probability
+        if self.edges is not None:
+            b = len(self.edges) - 1
+            at = bin_index(s, self.edges)
+            sums = np.stack([np.bincount(at, weights=row, minlength=b) for row in sums])
+        return {"bins": sums, "squared": np.array([w1 @ ((1.0 - s) ** 2) + w0 @ (s * s)])}
 
-    def combine(self, partials: list[np.ndarray], look: Any) -> np.ndarray:
-        return np.sum(partials, axis=0) if partials else np.zeros(5)
+    def combine(self, partials: list[dict[str, np.ndarray]], look: Any) -> dict[str, np.ndarray]:
+        if not partials:
+            return {"bins": np.zeros((5, 0)), "squared": np.zeros(1)}
+        if self.edges is not None:
+            bins = np.sum([q["bins"] for q in partials], axis=0)
+        else:  # distinct probabilities: each piece's own
+            bins = np.concatenate([q["bins"] for q in partials], axis=1)
+        return {"bins": bins, "squared": np.sum([q["squared"] for q in partials], axis=0)}
 
 
 @dataclass(frozen=True)
 class BrierDecomposition:
-    """Murphy's (1973) partition of the Brier score over the distinct probabilities (exact: brier =
-    reliability − resolution + uncertainty), and the scaled Brier score 1 − brier / uncertainty (the
-    uncertainty being the Brier score of the prevalence given to every instance)."""
+    """The partition of the Brier score over bins of the probabilities (Murphy 1973), with the two within-bin
+    terms of Stephenson, Coelho & Jolliffe (2008) that make it exact: brier = reliability − resolution +
+    uncertainty + within-bin variance − within-bin covariance (both 0 over the distinct probabilities); and the
+    scaled Brier score 1 − brier / uncertainty (the uncertainty being the Brier score of the prevalence given
+    to every instance). ``binning`` names the bins."""
 
     brier: float | None
     reliability: float | None
@@ -611,6 +625,9 @@ class BrierDecomposition:
     scaled_brier: float | None
     n: float
     note: str | None = None
+    within_variance: float | None = 0.0
+    within_covariance: float | None = 0.0
+    binning: str = "distinct probabilities (exact: brier = reliability - resolution + uncertainty)"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON ``probabilistic.brier_decomposition``."""
@@ -619,31 +636,59 @@ class BrierDecomposition:
             "reliability": finite_or_none(self.reliability),
             "resolution": finite_or_none(self.resolution),
             "uncertainty": finite_or_none(self.uncertainty),
+            "within_bin_variance": finite_or_none(self.within_variance),
+            "within_bin_covariance": finite_or_none(self.within_covariance),
             "scaled_brier": finite_or_none(self.scaled_brier),
             "n": finite_or_none(self.n),
-            "bins": "distinct probabilities (exact: brier = reliability - resolution + uncertainty)",
-            "method": "Murphy 1973",
+            "bins": self.binning,
+            "method": "Murphy 1973" if self.within_variance == 0.0 and self.within_covariance == 0.0 and
+                      self.binning.startswith("distinct") else "Murphy 1973, with Stephenson et al. 2008's "
+                                                              "within-bin terms",
             "note": self.note,
         }
 
 
-def brier_decomposition(summary: Any) -> BrierDecomposition:
+def brier_decomposition(summary: Any, edges: np.ndarray | None = None, binning: str | None = None
+                        ) -> BrierDecomposition:
     """Reliability, resolution and uncertainty of the Brier score of a two-class score summary's
-    probabilities (of ``summary.labels[1]``), over its distinct probabilities; in memory, on disk or on
-    Spark's executors (one walk).
+    probabilities (of ``summary.labels[1]``), over the bins of ``edges`` (as the calibration table bins,
+    named by ``binning``) with the within-bin variance and covariance that make the partition exact, or over
+    the distinct probabilities (``edges`` None); in memory, on disk or on Spark's executors (one walk).
+
+    Over the distinct probabilities of continuous probabilities each bin holds an instance or two, so the
+    reliability is nearly the Brier score itself and the resolution nearly the uncertainty: the table's bins
+    are the meaningful partition there (as R's ``verification::brier`` bins, here made exact).
 
     >>> from assay.summaries.scores import ScoreCounts
     >>> d = brier_decomposition(ScoreCounts.from_arrays([0, 1, 1, 0], [0.2, 0.2, 0.8, 0.8]))
     >>> [round(v, 4) for v in (d.brier, d.reliability, d.resolution, d.uncertainty, d.scaled_brier)]
     [0.34, 0.09, 0.0, 0.25, -0.36]
+    >>> d = brier_decomposition(ScoreCounts.from_arrays([0, 1, 1, 0], [0.1, 0.3, 0.8, 0.9]), np.array([0, .5, 1]))
+    >>> [round(v, 4) for v in (d.brier, d.reliability, d.resolution, d.uncertainty, d.within_variance,
+    ...                        d.within_covariance)]
+    [0.3375, 0.1063, 0.0, 0.25, 0.0062, 0.025]
     """
-    n, o, squared, rel, spread = (float(v) for v in walk_summary(summary, [BrierFold()])[0])
+    sums = walk_summary(summary, [BrierFold(edges)])[0]
+    bins, squared = sums["bins"], float(sums["squared"][0])
+    count, sum_p, sum_p2, events, sum_py = bins
+    n, o = float(count.sum()), float(events.sum())
     if n <= 0:
         return BrierDecomposition(None, None, None, None, None, n, "undefined: no instances")
+    here = count > 0
+    count, sum_p, sum_p2, events, sum_py = (v[here] for v in (count, sum_p, sum_p2, events, sum_py))
+    mean_p, freq = sum_p / count, events / count
     base = o / n
     uncertainty = base * (1.0 - base)
-    resolution = max(spread / n - base * base, 0.0)
+    reliability = float(count @ ((mean_p - freq) ** 2)) / n
+    resolution = float(count @ ((freq - base) ** 2)) / n
+    within_variance = max(float((sum_p2 - count * mean_p * mean_p).sum()) / n, 0.0) if edges is not None else 0.0
+    within_covariance = 2.0 * float((sum_py - count * mean_p * freq).sum()) / n if edges is not None else 0.0
     brier = squared / n
     scaled = 1.0 - brier / uncertainty if uncertainty > 0 else None
     note = None if uncertainty > 0 else "no scaled Brier score: one class only (the prevalence's Brier score is 0)"
-    return BrierDecomposition(brier, rel / n, resolution, uncertainty, scaled, n, note)
+    named = binning if binning is not None else (f"{len(edges) - 1} bins" if edges is not None else None)
+    extra = {} if named is None else {"binning": f"{named} (exact with the within-bin terms: brier = reliability - "
+                                                 "resolution + uncertainty + within_bin_variance - "
+                                                 "within_bin_covariance)"}
+    return BrierDecomposition(brier, reliability, resolution, uncertainty, scaled, n, note, within_variance,
+                              within_covariance, **extra)

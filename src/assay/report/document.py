@@ -628,15 +628,12 @@ def _calibration_moderate(b: Builder, c: Any, d: Any, level: str) -> list[str]:
                 for title, e in (("Eavg: mean |curve(p) − p|", c.eavg), ("E50: median", c.e50),
                                  ("E90: 90th percentile", c.e90), ("Emax: largest", c.emax))]
         if brier:
-            for title, v in (("Brier: reliability", d.reliability), ("Brier: resolution", d.resolution),
-                             ("Brier: uncertainty", d.uncertainty), ("Scaled Brier (1 − Brier / uncertainty)",
-                                                                     d.scaled_brier)):
+            for title, v in _brier_rows(d):
                 rows.append([title, "—" if v is None else f"{v:.4f}", ""])
         b.table(Table(["", "value", f"{level} CI"], rows, align="lrr"))
         band = f"band and intervals: percentile bootstrap of {c.resamples:,} resamples" if c.resamples else \
             "no band"
-        murphy = "; Brier = reliability − resolution + uncertainty over the distinct probabilities (Murphy 1973)" \
-            if brier else ""
+        murphy = f"; {_brier_words(d)}" if brier else ""
         b.para(f"curve: lowess(p, y, iter = 0) over {c.distinct:,} distinct probabilities ({c.fits} local fits); "
                f"{band}{murphy}" + (f" · {c.note}" if c.note else ""), "muted")
         return [f"The lowess calibration curve is {c.eavg.value:.3f} from the diagonal on average (Eavg), "
@@ -644,10 +641,27 @@ def _calibration_moderate(b: Builder, c: Any, d: Any, level: str) -> list[str]:
     if c is not None:
         b.para(f"lowess calibration curve (rms::val.prob): {c.note}", "muted")
     if brier:
-        b.para(f"Brier decomposition (Murphy 1973): reliability {d.reliability:.4f}, resolution {d.resolution:.4f}, "
-               f"uncertainty {d.uncertainty:.4f}"
-               + (f", scaled Brier {d.scaled_brier:.4f}" if d.scaled_brier is not None else ""), "muted")
+        values = ", ".join(f"{title[len('Brier: '):] if title.startswith('Brier: ') else 'scaled Brier'} {v:.4f}"
+                           for title, v in _brier_rows(d) if v is not None)
+        b.para(f"Brier decomposition: {values}; {_brier_words(d)}", "muted")
     return []
+
+
+def _brier_rows(d: Any) -> list[tuple[str, float | None]]:
+    """The Brier decomposition's rows: the within-bin terms only when the bins hold several probabilities."""
+    rows = [("Brier: reliability", d.reliability), ("Brier: resolution", d.resolution),
+            ("Brier: uncertainty", d.uncertainty)]
+    if d.within_variance or d.within_covariance:
+        rows += [("Brier: within-bin variance", d.within_variance),
+                 ("Brier: within-bin covariance", d.within_covariance)]
+    return rows + [("Scaled Brier (1 − Brier / uncertainty)", d.scaled_brier)]
+
+
+def _brier_words(d: Any) -> str:
+    if d.binning.startswith("distinct"):
+        return "Brier = reliability − resolution + uncertainty over the distinct probabilities (Murphy 1973)"
+    return (f"Brier = reliability − resolution + uncertainty + within-bin variance − covariance over "
+            f"{d.binning.split(' (exact')[0]} (Murphy 1973; Stephenson et al. 2008)")
 
 
 def _signed(value: float | None, digits: int = 3) -> str:
