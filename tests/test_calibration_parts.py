@@ -225,3 +225,5 @@ def test_a_class_with_parts_and_the_refusals(files, capsys, tmp_path):
                                                                "c": [0.2, 0.2, 0.6, 0.2, 0.3, 0.7]},
                        calibration_class="c", bootstrap=200)
     assert r.probabilistic.calibration.target == "class 'c' against the rest" and r.probabilistic.hierarchy is not None
+    assert r.to_dict()["probabilistic"]["calibration_class"] == "c"
+    assert "lowess calibration curve of class 'c' is" in str(r) and "For class 'c', predicted and observed" in str(r)

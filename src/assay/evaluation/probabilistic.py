@@ -239,6 +239,7 @@ class ProbabilisticAnalysis:
     moderate: CalibrationCurve | None = None  # two-class scores: the lowess curve of rms::val.prob, E-statistics
     brier_decomposition: BrierDecomposition | None = None  # two-class scores: Murphy's partition, scaled Brier
     smooth_ece: SmoothEce | None = None  # the table's target in memory: Błasiok & Nakkiran's smooth ECE
+    calibration_class: str | None = None  # several classes: the class whose calibration against the rest is given
 
     @property
     def estimates(self) -> dict[str, Estimate]:
@@ -261,6 +262,8 @@ class ProbabilisticAnalysis:
             out["brier_decomposition"] = self.brier_decomposition.to_dict()
         if self.smooth_ece is not None:
             out["smooth_ece"] = self.smooth_ece.to_dict()
+        if self.calibration_class is not None:
+            out["calibration_class"] = self.calibration_class
         return out
 
 
@@ -455,7 +458,8 @@ def class_calibration(analysis: ProbabilisticAnalysis, summary: Any, *, bins: in
     if table is not None:
         table = replace(table, target=f"class {summary.labels[1]!r} against the rest")
     return replace(analysis, calibration=table, smooth_ece=binary.smooth_ece, hierarchy=binary.hierarchy,
-                   moderate=binary.moderate, brier_decomposition=binary.brier_decomposition)
+                   moderate=binary.moderate, brier_decomposition=binary.brier_decomposition,
+                   calibration_class=str(summary.labels[1]))
 
 
 def check_rows(proba: np.ndarray) -> None:

@@ -572,6 +572,15 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
     if cal is not None:
         words.append(f"Predicted and observed frequencies differ by {percent(cal.ece)} on average "
                      f"(expected calibration error).")
+    one = getattr(p, "calibration_class", None)
+    if one is not None:  # several classes: one class's probabilities against the rest
+        hierarchy_words = [w.replace("the probabilities are", f"the probabilities of class {one!r} are")
+                           .replace("The lowess calibration curve is", f"The lowess calibration curve of class "
+                                                                       f"{one!r} is")
+                           for w in hierarchy_words]
+        if cal is not None:
+            words[-1] = words[-1].replace("Predicted and observed frequencies", f"For class {one!r}, predicted and "
+                                          "observed frequencies")
     return words + hierarchy_words
 
 
