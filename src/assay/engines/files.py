@@ -128,9 +128,6 @@ def evaluate_file(
         raise InvalidInput("needs at least two columns, one per class", field="proba")
     by = [by] if isinstance(by, str) else list(by or [])
     _names_as_text(source, **{f"by[{i}]": column for i, column in enumerate(by)})
-    if by and classes is not None:
-        raise InvalidInput("groups of data read in batches take scores or predicted labels (the probabilities of "
-                           "several classes: in memory)", field="by")
     batches = scan(source, text_columns=[truth] + ([pred] if pred else []) + by,
                    number_columns=[score] if score else list((classes or {}).values()), format=format,
                    na_values=na_values,
@@ -161,8 +158,9 @@ def evaluate_file(
         def with_groups() -> Iterable[tuple[str, int, Any, Any, list[Any]]]:
             done = 0
             for batch in batches:
-                yield (batch.part, batch.first_row, batch.columns[truth], batch.columns[pred or score],
-                       [batch.columns[c] for c in by])
+                prediction = {label: batch.columns[c] for label, c in classes.items()} if classes else \
+                    batch.columns[pred or score]
+                yield batch.part, batch.first_row, batch.columns[truth], prediction, [batch.columns[c] for c in by]
                 done += batch.n_rows
                 if progress is not None:
                     progress(done, expected)

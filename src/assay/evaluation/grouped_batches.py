@@ -6,6 +6,10 @@ from its summary as any engine's summary is (:func:`assay.evaluation.from_summar
 ``evaluate_confusion_counts``), all the instances from the groups' merged summaries, and the gaps between the
 groups as in memory (:func:`assay.evaluation.groups.grouped`): the same numbers as ``assay.evaluate(...,
 by=...)`` on the whole table. The groups' summaries are held in memory (``memory`` bounds them).
+
+Probabilities of several classes have no such summary per group yet: their rows (the actual class, the
+probabilities and the group) are validated batch by batch (an error names the part and the row), held within
+``memory``, and evaluated by group as a table read whole is (:func:`assay.evaluation.evaluate.evaluate`).
 """
 
 from __future__ import annotations
@@ -27,9 +31,11 @@ from assay.evaluation.groups import (
     grouped,
 )
 from assay.evaluation.options import Options
+from assay.evaluation.evaluate import evaluate
 from assay.evaluation.positive import choose_positive
+from assay.evaluation.probabilistic import check_rows
 from assay.evaluation.stream import located
-from assay.inputs import as_scores, sorted_labels
+from assay.inputs import as_proba, as_scores, sorted_labels
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
 
@@ -52,9 +58,11 @@ def evaluate_batches_by(items: Iterable[tuple[str | None, int, Any, Any, Sequenc
                         score_name: str | None = None, memory: int | None = None) -> GroupedEvaluation:
     """The evaluation of every group of the ``by`` columns, of batches ``(part, first row, truth, prediction,
     [group columns])`` (``kind``: "y_score" or "y_pred")."""
+    if kind == "y_proba":
+        return _probabilities_by(items, by=by, names=names, options=options, positive=positive, memory=memory)
     if kind not in ("y_score", "y_pred"):
-        raise InvalidInput("groups of data read in batches take scores or predicted labels (the probabilities of "
-                           "several classes: in memory)", field="by")
+        raise InvalidInput(f"groups of data read in batches take scores, probabilities or predicted labels, not "
+                           f"{kind}", field="by")
     scores: dict[str, ScoreCounts] = {}
     pairs: dict[str, dict[tuple[str, str], int]] = {}
     seen: list[str] = []  # the truth's labels in the order met: the second one counted as positive
@@ -100,6 +108,42 @@ def evaluate_batches_by(items: Iterable[tuple[str | None, int, Any, Any, Sequenc
     if kind == "y_score":
         return grouped_scores(scores, seen, by, options, positive, score_name)
     return grouped_labels(pairs, by, options, positive)
+
+
+def _probabilities_by(items: Iterable[tuple[str | None, int, Any, Any, Sequence[Any]]], *, by: Sequence[str],
+                      names: Mapping[str, str], options: Options, positive: Any, memory: int | None
+                      ) -> GroupedEvaluation:
+    """Probabilities by group, read in batches: each batch validated where it is (part and row named), the
+    rows held (within ``memory``: the probabilities, 8 bytes each, and the class and groups), then evaluated
+    by group as the whole table is."""
+    truths: list[np.ndarray] = []
+    matrices: list[np.ndarray] = []
+    keys: list[list[np.ndarray]] = [[] for _ in by]
+    columns: list[Any] | None = None
+    held = 0
+    for part, first_row, y_true, proba, groups in items:
+        try:
+            matrix, found = as_proba(proba)
+            check_rows(matrix)
+        except InvalidInput as e:
+            raise located(e, part, first_row, names) from None
+        if columns is None:
+            columns = list(found)
+        truths.append(_text(y_true))
+        matrices.append(matrix)
+        for held_keys, column in zip(keys, groups, strict=True):
+            held_keys.append(_text(column))
+        held += matrix.nbytes + 8 * len(matrix) * (1 + len(by))
+        if memory is not None and held > memory:
+            raise InvalidInput(f"probabilities by group read in batches are held in memory, and "
+                               f"{sum(len(m) for m in matrices):,} rows already exceed the memory budget (a larger "
+                               "--memory, or fewer rows)", field="by")
+    if columns is None:
+        raise InvalidInput("no instances to evaluate", field="y_true")
+    matrix = np.concatenate(matrices)
+    return evaluate(np.concatenate(truths), y_proba={label: matrix[:, j] for j, label in enumerate(columns)},
+                    by={column: np.concatenate(parts) for column, parts in zip(by, keys, strict=True)},
+                    positive=positive, options=options)
 
 
 def grouped_scores(scores: dict[str, ScoreCounts], seen: list[str], by: Sequence[str], options: Options,

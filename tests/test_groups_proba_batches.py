@@ -1,0 +1,94 @@
+"""--by with probabilities of several classes read in batches (issue 21, item 3: "works in batches"): the same
+report as the table read whole, a bad row named by its part, the memory budget said, and Spark's refusal."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import assay
+from assay.cli import main
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    root = tmp_path_factory.mktemp("proba_by")
+    rng = np.random.default_rng(8)
+    n = 900
+    truth = rng.integers(0, 3, n)
+    raw = rng.random((n, 3)) + np.eye(3)[truth] * 0.7
+    proba = np.round(raw / raw.sum(axis=1, keepdims=True), 4)
+    proba[:, 2] = np.round(1 - proba[:, 0] - proba[:, 1], 4)
+    group = rng.choice(["north", "south east", "wést"], n, p=[0.5, 0.3, 0.2])
+    lines = [f"{'abc'[t]},{p[0]},{p[1]},{p[2]},{g}" for t, p, g in zip(truth, proba, group)]
+    whole = root / "whole.csv"
+    whole.write_text("y,a,b,c,g\n" + "\n".join(lines) + "\n")
+    parts = root / "parts"
+    parts.mkdir()
+    for i in range(3):
+        (parts / f"part-{i}.csv").write_text("y,a,b,c,g\n" + "\n".join(lines[i * 300:(i + 1) * 300]) + "\n")
+    return {"whole": whole, "parts": parts, "truth": truth, "proba": proba, "group": group}
+
+
+def _without_paths(d):
+    if isinstance(d, dict):
+        return {k: _without_paths(v) for k, v in d.items() if k not in ("source", "input")}
+    if isinstance(d, list):
+        return [_without_paths(v) for v in d]
+    return d
+
+
+def _json(args, capsys):
+    code = main(["report", *args, "--format", "json", "--bootstrap", "200"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    return json.loads(captured.out)
+
+
+@pytest.mark.parametrize("extra", [["--memory", "1MB"], []], ids=["budget", "directory"])
+def test_in_batches_equals_the_table_read_whole(tables, capsys, extra):
+    base = ["--truth", "y", "--proba", "a,b,c", "--by", "g"]
+    whole = _json([str(tables["whole"]), *base], capsys)
+    batches = _json([str(tables["parts"]), *base, *extra], capsys)
+    assert _without_paths(batches) == _without_paths(whole)
+    assert set(whole["groups"]) == {"north", "south east", "wést"}
+    with_class = _json([str(tables["parts"]), *base, *extra, "--calibration-class", "b"], capsys)
+    assert with_class["groups"]["north"]["report"]["probabilistic"]["calibration_class"] == "b"
+
+
+def test_each_group_is_the_report_of_its_rows(tables, capsys):
+    got = _json([str(tables["parts"]), "--truth", "y", "--proba", "a,b,c", "--by", "g", "--memory", "1MB"], capsys)
+    rows = tables["group"] == "south east"
+    alone = assay.evaluate(np.array(list("abc"))[tables["truth"][rows]],
+                           y_proba={c: tables["proba"][rows, j] for j, c in enumerate("abc")}, bootstrap=200)
+    group = got["groups"]["south east"]["report"]
+    assert group["metrics"]["accuracy"]["value"] == pytest.approx(alone.metrics["accuracy"].value, abs=1e-15)
+    assert group["probabilistic"]["log_loss"]["value"] == pytest.approx(
+        alone.probabilistic.log_loss.value, rel=1e-12)
+
+
+def test_a_bad_row_is_named_by_its_part_and_the_budget_is_said(tables, tmp_path, capsys):
+    parts = tmp_path / "bad"
+    parts.mkdir()
+    for path in tables["parts"].iterdir():
+        (parts / path.name).write_text(path.read_text())
+    lines = (parts / "part-1.csv").read_text().splitlines()
+    fields = lines[5].split(",")
+    fields[1] = "0.9"  # the row no longer sums to 1
+    lines[5] = ",".join(fields)
+    (parts / "part-1.csv").write_text("\n".join(lines) + "\n")
+    code = main(["report", str(parts), "--truth", "y", "--proba", "a,b,c", "--by", "g", "--memory", "1MB"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "part-1.csv" in err and "row 5" in err, err
+    code = main(["report", str(tables["parts"]), "--truth", "y", "--proba", "a,b,c", "--by", "g", "--memory", "1KB"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+
+
+def test_spark_refuses_in_one_line(tables, capsys):
+    code = main(["report", str(tables["parts"]), "--truth", "y", "--proba", "a,b,c", "--by", "g", "--engine",
+                 "spark"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "--by with --proba on Spark: not yet" in err
