@@ -193,8 +193,7 @@ def test_the_command_line(tmp_path, capsys):
     assert {line.split(",")[0] for line in lines[1:]} >= {"(all)", "a", "b", "c", "(gaps)"}
     assert "True positive rate by group" in html.read_text()
     for args, message in ((["--by", "nosuch"], "column 'nosuch' is not in"),
-                          (["--by", "site", "--plots", str(tmp_path / "pl")], "--plots with --by"),
-                          (["--by", "site", "--engine", "spark", "--proba", "0=p,1=p"], "--by with --proba needs")):
+                          (["--by", "site", "--engine", "spark", "--proba", "0=p,1=p"], "--by with --proba on Spark: not yet")):
         assert main(["report", str(path), "--truth", "y", "--score", "p", *args]) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and message in err, err

@@ -184,8 +184,8 @@ def write_pictures(result: Any, html: str | None, plots: str | None) -> None:
 
 def picture_options(f: Callable) -> Callable:
     f = click.option("--plots", "plots", metavar="DIR",
-                     help="Also write each plot (ROC, PR, gains, lift, calibration, confusion, cost, folds) to DIR "
-                          "as SVG and PNG.")(f)
+                     help="Also write each plot (ROC, PR, gains, lift, calibration, confusion, cost, folds; with --by, "
+                          "each metric by group and the ROC curves by group) to DIR as SVG and PNG.")(f)
     return click.option("--html", "html", metavar="PATH",
                         help="Also write a self-contained HTML report (plots, threshold explorer) to PATH.")(f)
 

@@ -248,9 +248,9 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     else:
         if file is None:
             raise UserError("give a FILE of predictions (or - for standard input), or --confusion FILE")
-        if by and proba and (engine == "spark" or streams(file, memory)):
-            raise UserError("--by with --proba needs the table in memory (one file that fits in --memory; give the "
-                            "positive class's column as --score to read it in batches or on Spark)")
+        if by and proba and engine == "spark":
+            raise UserError("--by with --proba on Spark: not yet (read by assay, in memory or in batches, it is "
+                            "given; or give the positive class's column as --score)")
         if by and task == "regression":
             raise UserError("--by applies to classifiers' reports (not to numeric predictions yet)")
         if weight is not None and (engine == "spark" or streams(file, memory)):
@@ -315,15 +315,13 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
 
 def _report_groups(result: Any, source: dict[str, Any], fmt: str, output: str | None, html: str | None,
                    plots: str | None, brief: bool) -> None:
-    """The report by group: its text, JSON, Markdown and HTML."""
+    """The report by group: its text, JSON, Markdown, HTML and plots (all the instances' and by group)."""
     from assay.report.groups import groups_document
     from assay.report.markdown import render_blocks_markdown
     from assay.report.text import render_blocks_text
 
-    if plots:
-        raise UserError("--plots with --by: not yet (the HTML report, --html, draws each metric by group)")
     result = replace(result, overall=in_cli_words(replace(result.overall, source=source)))
-    write_pictures(result, html, None)
+    write_pictures(result, html, plots)
     render(result, fmt, output,
            text=lambda tty, width: render_blocks_text(groups_document(result, brief=brief), color=tty, width=width),
            markdown=lambda: render_blocks_markdown(groups_document(result)))

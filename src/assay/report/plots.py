@@ -14,7 +14,10 @@ The results accepted:
 * ``Validation`` (``assay.validate``) and ``Comparison`` (``assay.compare``):
   several models; the curves (ROC, PR, gains, lift) put every model with scores
   on one plane, the single-model plots (calibration, confusion, cost) take
-  ``model=`` to say which.
+  ``model=`` to say which;
+* ``GroupedEvaluation`` (``assay.evaluate(..., by=...)``): ``save_plots`` writes
+  all the instances' plots and the plots by group
+  (:mod:`~assay.report.group_plots`: each metric by group, each group's ROC curve).
 
 This module is the plots' one place to import from: each figure lives in a
 module of its own (:mod:`~assay.report.ranking_plots` for ROC, precision-recall,
@@ -34,6 +37,7 @@ import os
 import re
 from typing import Any
 
+from assay.evaluation.groups import GroupedEvaluation
 from assay.evaluation.result import Evaluation
 from assay.evaluation.validation import Validation
 from assay.report.calibration_plot import plot_calibration
@@ -46,6 +50,7 @@ from assay.report.cost_plot import plot_cost
 from assay.report.decision_plot import plot_decision_curve
 from assay.report.drawing import PLOT_FORMATS, write_figures
 from assay.report.folds_plot import plot_folds
+from assay.report.group_plots import group_plan, plot_metric_by_group, plot_roc_by_group
 from assay.report.plotted import class_ranking, plotted_models, ranking_or_reason
 from assay.report.ranking_plots import (
     LIFT_KINDS,
@@ -68,8 +73,10 @@ __all__ = [
     "plot_cost",
     "plot_folds",
     "plot_lift",
+    "plot_metric_by_group",
     "plot_pr",
     "plot_roc",
+    "plot_roc_by_group",
     "save_plots",
     "write_figures",
 ]
@@ -81,6 +88,8 @@ def _file_part(name: str | None) -> str:
 
 def _plan(result: Any) -> list[tuple[str, Any, tuple[float, float]]]:
     """(file stem, how to draw on an Axes, figure size) of every plot that applies to the result."""
+    if isinstance(result, GroupedEvaluation):  # all the instances' plots, then the plots by group
+        return _plan(result.overall) + group_plan(result)
     entries = plotted_models(result)
     several = entries[0][0] is not None
     scored = [name for name, entry in entries if ranking_or_reason(entry, "")[0] is not None]
@@ -124,7 +133,7 @@ def save_plots(result: Any, directory: str | os.PathLike[str]) -> list[str]:
 
     Parameters
     ----------
-    result : Evaluation, RankingAnalysis, Validation or Comparison
+    result : Evaluation, RankingAnalysis, Validation, Comparison or GroupedEvaluation
     directory : path
         Created if missing. Existing files of the same names are replaced.
 
@@ -135,7 +144,12 @@ def save_plots(result: Any, directory: str | os.PathLike[str]) -> list[str]:
         this order: roc, pr, gains, lift (with two-class scores), calibration
         (with probabilities), decision (with ``net_benefit``), confusion (evaluations), cost (with two-class
         scores), folds (a Validation). For several models the single-model
-        plots are written once per model, as ``confusion-<model>``.
+        plots are written once per model, as ``confusion-<model>``. A report
+        by group (``GroupedEvaluation``): the plots of all the instances, as
+        above, then each metric by group that applies, ``by-group-<metric>``
+        (accuracy, recall, fpr, detection_prevalence, roc_auc: those with at
+        least two values), and ``roc-by-group`` with two-class scores (see
+        :mod:`~assay.report.group_plots`).
 
     Notes
     -----
