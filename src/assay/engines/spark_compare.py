@@ -123,7 +123,7 @@ def _groups(df: Any, keys: list[str]) -> tuple[list[np.ndarray], np.ndarray, np.
     """Each distinct combination of ``keys`` (as object arrays), its count and its first row."""
     F = functions()
     rows = _with_rows(df).groupBy(*keys).agg(F.count(F.lit(1)).alias("__n"), F.min(ROW).alias("__first")).collect()
-    values = [boolean_text(np.array([row[i] for row in rows], dtype=object)) for i in range(len(keys))]
+    values = [np.array([row[i] for row in rows], dtype=object) for i in range(len(keys))]
     return values, np.array([row["__n"] for row in rows], dtype=np.int64), \
         np.array([row["__first"] for row in rows], dtype=np.int64)
 
@@ -151,6 +151,7 @@ def _cochran(truth: np.ndarray, preds: list[np.ndarray], counts: np.ndarray) -> 
 def _compare_labels(df: Any, truth: str, columns: list[str], names: tuple[str, ...], options: Options,
                     data: dict[str, Any], adjust: str) -> Comparison:
     values, counts, first = _groups(df, [truth, *columns])
+    values = [boolean_text(v) for v in values]  # the user's classes: booleans written as files write them
     fields = {"y_true": values[0], **{f"y_pred[{i}]": v for i, v in enumerate(values[1:])}}
     try:
         enc = encode_labels(fields, labels=data.get("labels"))
