@@ -513,3 +513,29 @@ def test_beyond_the_curves_budget_it_is_null_with_a_reason(monkeypatch):
     p = rng.random(100)
     c = calibration_curve(ScoreCounts.from_arrays((rng.random(100) < p).astype(int), p))
     assert c.eavg.value is None and c.to_dict()["curve"]["p"] is None and "rounding the probabilities" in c.note
+
+
+def test_reports_made_together_share_one_reports_band_budget():
+    """100 groups of 30,000 rows each got a full band (0.25 s a group, 25 s in all): by group, the bands
+    together cost about one report's, and each group's note says so."""
+    from assay.inference.calibration_curve import band_share
+
+    rng = np.random.default_rng(13)
+    p = np.round(rng.random(3000), 3)
+    y = (rng.random(3000) < p).astype(int)
+    sc = ScoreCounts.from_arrays(y, p)
+    whole = calibration_curve(sc, bootstrap=BootstrapSettings(2000, 0))
+    with band_share(0.001):
+        shared = calibration_curve(sc, bootstrap=BootstrapSettings(2000, 0))
+    assert whole.resamples == 2000 and shared.resamples < whole.resamples
+    assert "this report's 0.001 of one report's" in (shared.note or "")
+    assert shared.eavg.value == whole.eavg.value  # the curve itself is the same
+    p = np.round(rng.random(12_000), 3)
+    y = (rng.random(12_000) < p).astype(int)
+    groups = np.repeat(np.array(["a", "b", "c", "d", "e", "f", "g", "h"]), 1500)
+    r = assay.evaluate(y, y_score=p, by={"g": groups}, bootstrap=2000)
+    got = r.groups["a"].probabilistic.moderate
+    with band_share(1 / 8):
+        want = calibration_curve(ScoreCounts.from_arrays(y[:1500], p[:1500]), bootstrap=BootstrapSettings(2000, 0))
+    assert 200 <= got.resamples < 2000 and "this report's 0.12 of one report's" in got.note
+    assert (got.resamples, got.note, got.eavg.ci) == (want.resamples, want.note, want.eavg.ci)

@@ -23,6 +23,7 @@ from assay.evaluation import display
 from assay.evaluation.options import Options
 from assay.evaluation.result import Evaluation
 from assay.evaluation.tidy import to_frame
+from assay.inference.calibration_curve import band_share
 from assay.inference.estimate import Estimate, finite_or_none
 from assay.inference.groups import SUMMARIES, GroupTest, disparities, group_tests
 from assay.inference.multiple import adjust as adjusted_p
@@ -195,11 +196,12 @@ def grouped(names: tuple[str, ...], overall: Evaluation, makers: Mapping[str, Ca
     groups' warnings and the gaps between the groups. What every path (in memory, in batches, Spark) ends with."""
     groups: dict[str, Evaluation | None] = {}
     skipped: dict[str, str] = {}
-    for label, make in makers.items():
-        try:
-            groups[label] = make()
-        except InvalidInput as e:
-            groups[label], skipped[label] = None, e.describe()
+    with band_share(1.0 / max(len(makers), 1)):  # the groups' calibration bands together cost about one report's
+        for label, make in makers.items():
+            try:
+                groups[label] = make()
+            except InvalidInput as e:
+                groups[label], skipped[label] = None, e.describe()
     notes = list(notes)
     if skipped:
         notes.append(f"{len(skipped)} group(s) not evaluated ({', '.join(map(repr, list(skipped)[:5]))}"

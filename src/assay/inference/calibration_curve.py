@@ -44,7 +44,10 @@ import math
 import os
 import warnings
 from bisect import bisect_right
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,7 +59,7 @@ from assay.metrics.ranking import walk_summary
 from assay.summaries.kernels import compiled
 from assay.summaries.probabilities import bin_index
 
-__all__ = ["BUDGET", "CURVE_BUDGET", "DRAWS_PER_VALUE", "GRID", "METHOD", "MIN_RESAMPLES", "NUMPY_BUDGET", "ON_DISK",
+__all__ = ["band_share", "BUDGET", "CURVE_BUDGET", "DRAWS_PER_VALUE", "GRID", "METHOD", "MIN_RESAMPLES", "NUMPY_BUDGET", "ON_DISK",
            "PER_FIT", "BrierDecomposition", "BrierFold", "CalibrationCurve", "LowessFit", "brier_decomposition",
            "calibration_curve", "lowess_counts", "lowess_rows", "weighted_quantile"]
 
@@ -366,21 +369,25 @@ def calibration_curve(summary: Any, *, confidence: float = 0.95,
         note = "no band: one instance"
     else:
         per = max(fit.work + PER_FIT * fit.fits, 1)  # a resample's terms
+        share = ""
         if budget is None:
             budget = BUDGET if (bootstrap.resamples * per > NUMPY_BUDGET and compiled(1 << 62) is not None) \
                 else NUMPY_BUDGET
+            if _SHARE.get() < 1.0:  # one of many reports made together (each group's): its share of one's
+                budget = int(budget * _SHARE.get())
+                share = f", this report's {_SHARE.get():.2g} of one report's"
         used = int(min(bootstrap.resamples, budget // per))
         if used < MIN_RESAMPLES:
             note = (f"no band or intervals: {bootstrap.resamples:,} resamples of {fit.fits} local fits over windows "
                     f"of {fit.work / fit.fits:,.0f} distinct probabilities on average would exceed the budget of "
-                    f"{budget:,} terms (resamples x fits x (distinct probabilities in a window + {PER_FIT})); "
+                    f"{budget:,} terms{share} (resamples x fits x (distinct probabilities in a window + {PER_FIT})); "
                     f"{used} affordable, fewer than {MIN_RESAMPLES}")
             used = 0
         else:
             if used < bootstrap.resamples:
                 note = (f"band and intervals from {used:,} of the {bootstrap.resamples:,} resamples asked for "
-                        f"(budget of {budget:,} terms: resamples x fits x (distinct probabilities in a window + "
-                        f"{PER_FIT}))")
+                        f"(budget of {budget:,} terms{share}: resamples x fits x (distinct probabilities in a window "
+                        f"+ {PER_FIT}))")
                 method = f"bootstrap-percentile ({used:,} resamples)"
             kernels = compiled(1 << 62) if used * per > NUMPY_BUDGET else None  # numpy's within its budget
             curves, estats = _resample(x, pos, neg, grid, used, bootstrap.seed, kernels)
@@ -396,6 +403,21 @@ def calibration_curve(summary: Any, *, confidence: float = 0.95,
     return CalibrationCurve(tuple(grid.tolist()), tuple(observed.tolist()), low, high, *estimates, n=n,
                             distinct=len(x), fits=fit.fits, resamples=used, confidence=float(confidence),
                             note=note)
+
+
+_SHARE: ContextVar[float] = ContextVar("assay_band_share", default=1.0)
+
+
+@contextmanager
+def band_share(share: float) -> Iterator[None]:
+    """Within it, the band's default budget is ``share`` of one report's: for reports made together, as each
+    group's of a report by group (``1 / groups``), so that the bands of all of them cost about one report's.
+    Per thread (a context variable): set it in the thread that makes the report."""
+    token = _SHARE.set(min(1.0, max(float(share), 0.0)))
+    try:
+        yield
+    finally:
+        _SHARE.reset(token)
 
 
 def lowess_rows(x: np.ndarray, count: np.ndarray, events: np.ndarray, *, f: float = SPAN) -> np.ndarray:
