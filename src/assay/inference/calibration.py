@@ -285,9 +285,10 @@ class CalibrationHierarchy:
     confidence: float
     note: str | None = None
 
-    def verdict(self) -> str:
-        """The sentence under the numbers: whether the probabilities are significantly miscalibrated, at the
-        confidence level, on average (the intercept tested against 0) or in spread (the slope against 1)."""
+    def verdict(self, subject: str = "the probabilities") -> str:
+        """The sentence under the numbers: whether the probabilities (``subject``) are significantly
+        miscalibrated, at the confidence level, on average (the intercept tested against 0) or in spread (the
+        slope against 1)."""
         if self.slope.value is None or self.intercept.value is None:
             why = (self.slope.note or self.intercept.note or "undefined").removeprefix("undefined: ")
             return f"The calibration intercept and slope are undefined: {why}."
@@ -298,9 +299,9 @@ class CalibrationHierarchy:
         if self.slope_pvalue is not None and self.slope_pvalue < alpha:
             off.append("too extreme (slope below 1)" if self.slope.value < 1 else "too moderate (slope above 1)")
         if not off:
-            return (f"At {self.confidence:.0%}, the probabilities are not significantly miscalibrated on average or in "
+            return (f"At {self.confidence:.0%}, {subject} are not significantly miscalibrated on average or in "
                     "spread (calibration intercept 0 and slope 1 not rejected).")
-        return f"At {self.confidence:.0%}, the probabilities are significantly miscalibrated: {' and '.join(off)}."
+        return f"At {self.confidence:.0%}, {subject} are significantly miscalibrated: {' and '.join(off)}."
 
     @classmethod
     def skipped(cls, n: float, confidence: float, reason: str) -> CalibrationHierarchy:

@@ -557,9 +557,13 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
         b.table(Table(["predicted", "instances", "mean predicted", "observed", f"{level} CI (Wilson)"], rows,
                       align="lrrrr"))
         b.para(_ece_line(cal, getattr(p, "smooth_ece", None), level), "muted")
-    hierarchy_words = _calibration_hierarchy(b, p.hierarchy, level) if p.hierarchy is not None else []
+    one = getattr(p, "calibration_class", None)  # several classes: one class's probabilities against the rest
+    of_class = "" if one is None else f" of class {one!r}"
+    hierarchy_words = _calibration_hierarchy(b, p.hierarchy, level, f"the probabilities{of_class}") \
+        if p.hierarchy is not None else []
     if getattr(p, "moderate", None) is not None or getattr(p, "brier_decomposition", None) is not None:
-        hierarchy_words += _calibration_moderate(b, p.moderate, getattr(p, "brier_decomposition", None), level)
+        hierarchy_words += _calibration_moderate(b, p.moderate, getattr(p, "brier_decomposition", None), level,
+                                                 of_class)
     words = []
     rel = p.relative_quadratic_loss
     if rel.value is not None:
@@ -570,17 +574,8 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
         words.append(f"{p.infinite_information_loss:,} instance(s) got probability 0 for their true class, "
                      f"so the information loss is infinite.")
     if cal is not None:
-        words.append(f"Predicted and observed frequencies differ by {percent(cal.ece)} on average "
-                     f"(expected calibration error).")
-    one = getattr(p, "calibration_class", None)
-    if one is not None:  # several classes: one class's probabilities against the rest
-        hierarchy_words = [w.replace("the probabilities are", f"the probabilities of class {one!r} are")
-                           .replace("The lowess calibration curve is", f"The lowess calibration curve of class "
-                                                                       f"{one!r} is")
-                           for w in hierarchy_words]
-        if cal is not None:
-            words[-1] = words[-1].replace("Predicted and observed frequencies", f"For class {one!r}, predicted and "
-                                          "observed frequencies")
+        words.append(f"{'Predicted' if one is None else f'For class {one!r}, predicted'} and observed frequencies "
+                     f"differ by {percent(cal.ece)} on average (expected calibration error).")
     return words + hierarchy_words
 
 
@@ -605,7 +600,7 @@ def _ece_line(cal: Any, smooth: Any, level: str) -> str:
     return line
 
 
-def _calibration_hierarchy(b: Builder, h: Any, level: str) -> list[str]:
+def _calibration_hierarchy(b: Builder, h: Any, level: str, subject: str = "the probabilities") -> list[str]:
     """Mean and weak calibration and Spiegelhalter's test (rms::val.prob's definitions), and a sentence."""
     if h.observed_expected.value is None and h.note:  # not computed (a summary beyond memory)
         b.para(f"calibration intercept, slope and tests: {h.note}", "muted")
@@ -624,10 +619,10 @@ def _calibration_hierarchy(b: Builder, h: Any, level: str) -> list[str]:
     b.para(f"{h.observed:,.0f} events observed, {h.expected:,.1f} expected · intercept: logit P(y) = a + logit(p); "
            "slope: logit P(y) = a + b·logit(p); unreliability: a = 0 and b = 1 together (rms::val.prob's U)"
            + (f" · {h.note}" if h.note else ""), "muted")
-    return [h.verdict()]
+    return [h.verdict(subject)]
 
 
-def _calibration_moderate(b: Builder, c: Any, d: Any, level: str) -> list[str]:
+def _calibration_moderate(b: Builder, c: Any, d: Any, level: str, of_class: str = "") -> list[str]:
     """The E-statistics of the lowess calibration curve (rms::val.prob), the Brier decomposition, a sentence
     (either may be None: not asked for)."""
     brier = d is not None and d.brier is not None
@@ -645,7 +640,7 @@ def _calibration_moderate(b: Builder, c: Any, d: Any, level: str) -> list[str]:
         murphy = f"; {_brier_words(d)}" if brier else ""
         b.para(f"curve: lowess(p, y, iter = 0) over {c.distinct:,} distinct probabilities ({c.fits} local fits); "
                f"{band}{murphy}" + (f" · {c.note}" if c.note else ""), "muted")
-        return [f"The lowess calibration curve is {c.eavg.value:.3f} from the diagonal on average (Eavg), "
+        return [f"The lowess calibration curve{of_class} is {c.eavg.value:.3f} from the diagonal on average (Eavg), "
                 f"{c.e90.value:.3f} at the 90th percentile of the instances (E90)."]
     if c is not None:
         b.para(f"lowess calibration curve (rms::val.prob): {c.note}", "muted")
