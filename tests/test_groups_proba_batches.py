@@ -92,3 +92,24 @@ def test_spark_refuses_in_one_line(tables, capsys):
                  "spark"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "--by with --proba on Spark: not yet" in err
+
+
+def test_auc_tests_of_many_groups_while_the_work_allows_it():
+    """Each group's AUC against the rest's was tested for 20 groups at most, whatever the size; now for more
+    while groups x distinct scores stays within AUC_TEST_WORK (a note says when they are not)."""
+    from assay.evaluation import groups as grouping
+
+    rng = np.random.default_rng(21)
+    n = 6000
+    p = np.round(rng.random(n), 3)
+    y = (rng.random(n) < p).astype(int)
+    g = np.array([f"g{k:02d}" for k in rng.integers(0, 30, n)])
+    r = assay.evaluate(y, y_score=p, by={"g": g}, bootstrap=100)
+    assert len(r.auc_tests) == 30 and all(t["pvalue_holm"] is not None for t in r.auc_tests)
+    keep = grouping.AUC_TEST_WORK
+    try:
+        grouping.AUC_TEST_WORK = 30 * 100  # fewer than 30 groups x 1,001 distinct scores
+        r = assay.evaluate(y, y_score=p, by={"g": g}, bootstrap=100)
+    finally:
+        grouping.AUC_TEST_WORK = keep
+    assert not r.auc_tests and any("groups x distinct scores is at most 3,000" in note for note in r.notes)

@@ -42,8 +42,13 @@ MAX_GROUPS = 10_000
 """Groups at most (a column of ids given as groups is refused)."""
 
 MAX_AUC_TESTS = 20
-"""Groups at most whose AUC is tested against the rest's (each test is a DeLong variance of the rest: beyond,
-the groups' AUCs and intervals are given, and a note says the tests are not)."""
+"""Groups whose AUCs are always tested against the rest's; more are tested while the work allows it
+(:data:`AUC_TEST_WORK`). Beyond, the groups' AUCs and intervals are given, and a note says the tests are not."""
+
+AUC_TEST_WORK = 25_000_000
+"""Groups x distinct scores of all the instances at most for the tests of more than ``MAX_AUC_TESTS`` groups:
+each test makes the rest's summary and its DeLong variance, about 90 ns a distinct score (10^6 distinct scores:
+0.09 s a group, best of 3, on the 2-core machine of the suite), so about 2 s at most."""
 
 
 def group_codes(by: Any, n: int) -> tuple[tuple[str, ...], np.ndarray, tuple[str, ...]]:
@@ -264,13 +269,15 @@ def _gaps(result: GroupedEvaluation, options: Options) -> GroupedEvaluation:
         changes["tests"] = tuple(group_tests(names, stacked, confidence=options.confidence))
         changes["disparities"] = disparities(stacked, confidence=options.confidence, resamples=options.bootstrap,
                                              seed=options.seed)
-    if len(evaluated) <= MAX_AUC_TESTS:
+    overall = getattr(result.overall.ranking, "summary", None)
+    if len(evaluated) <= MAX_AUC_TESTS or (overall is not None and len(evaluated) * len(overall) <= AUC_TEST_WORK):
         auc = _auc_tests(result, evaluated, options)
         if auc:
             changes["auc_tests"] = auc
     elif any(getattr(ev.ranking, "roc_auc", None) is not None for _, ev in evaluated):
         changes["notes"] = (*result.notes, f"each group's AUC is given with its interval; the tests of each AUC "
-                                           f"against the rest's are made for at most {MAX_AUC_TESTS} groups")
+                                           f"against the rest's are made for at most {MAX_AUC_TESTS} groups, or "
+                                           f"more while groups x distinct scores is at most {AUC_TEST_WORK:,}")
     return replace(result, **changes)
 
 
