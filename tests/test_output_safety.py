@@ -378,3 +378,30 @@ def test_a_run_told_interrupted_is_not_told_twice(tmp_path):
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert (process.returncode, err) == (130, "assay: interrupted\n")
+
+
+@pytest.mark.parametrize("signal_kind, status, word", [("interrupt", 130, "interrupted"), ("terminate", 143, "terminated")])
+def test_a_signal_a_library_turned_into_its_own_error_is_still_the_signal(monkeypatch, capsys, signal_kind, status,
+                                                                           word):
+    """Seen in the fresh-clone CI: a Ctrl-C while numba compiled (its cache cold) came out of numba as
+    ``RuntimeError: no compiled object yet for <Library 'make_keys'>``, not chained to the Ctrl-C, and was told
+    as an internal error with status 1."""
+    import assay.cli as entry
+    from assay.cli.common import on_interrupt
+
+    def swallowed(*args, **kwargs):
+        try:
+            if signal_kind == "interrupt":
+                on_interrupt(signal.SIGINT, None)
+            else:
+                signal.raise_signal(signal.SIGTERM)
+        except BaseException:
+            pass
+        raise RuntimeError("no compiled object yet for <Library 'make_keys'>")
+
+    monkeypatch.setattr(entry.cli, "invoke", swallowed)
+    status_seen, out, err = cli(["interval", "--successes", "8", "--n", "10"], capsys)
+    assert (status_seen, err.strip()) == (status, f"assay: {word}")
+    monkeypatch.undo()
+    status_seen, out, err = cli(["interval", "--successes", "8", "--n", "10"], capsys)  # the next run is not
+    assert status_seen == 0 and err == ""

@@ -41,7 +41,7 @@ try:  # a Ctrl-C while the command line loads ends it with one line, as any othe
 
     from assay import __version__
     from assay.cli import calculators, compare, demo, ending, friedman, plan, report, validate
-    from assay.cli.common import CONTEXT, UserError, on_interrupt, reset_interrupt
+    from assay.cli.common import CONTEXT, UserError, interrupted, on_interrupt, reset_interrupt
 except KeyboardInterrupt:
     sys.stderr.write("assay: interrupted\n")
     raise SystemExit(130) from None
@@ -131,10 +131,19 @@ class _Terminated(BaseException):
     """SIGTERM, raised where the program is, so that every cleanup on the way out runs."""
 
 
+_terminated = False
+"""Whether a SIGTERM came during the run (as :func:`assay.cli.common.interrupted` for Ctrl-C)."""
+
+
 def _on_signals() -> dict[int, object]:
     """Turn SIGTERM and SIGINT into exceptions (main thread only; elsewhere the defaults stay).
     Returns the handlers to put back."""
+    global _terminated
+    _terminated = False
+
     def terminate(signum: int, frame: object) -> None:
+        global _terminated
+        _terminated = True
         raise _Terminated()
 
     sys.unraisablehook = _quiet_unraisable
@@ -182,6 +191,10 @@ def _run(args: list[str]) -> int:
         return 2
     except Exception as e:  # a bug: one line, not a traceback (ASSAY_DEBUG=1 shows it)
         within = _signal_within(e)
+        if within is None and (interrupted() or _terminated):
+            # a library that turned the signal into its own error (numba, interrupted while it compiles,
+            # raises "no compiled object yet"): the error is the signal's doing, not a bug
+            within = KeyboardInterrupt() if interrupted() else _Terminated()
         if within is not None:  # a signal that Python wrapped on its way out (as __set_name__ does)
             _say("assay: interrupted" if isinstance(within, KeyboardInterrupt) else "assay: terminated")
             return INTERRUPTED if isinstance(within, KeyboardInterrupt) else TERMINATED

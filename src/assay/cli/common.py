@@ -17,7 +17,7 @@ from click.core import ParameterSource
 
 from assay.errors import InvalidInput
 
-__all__ = ["UserError", "fail", "emit", "render", "FORMATS", "CONTEXT", "Predictions", "read_predictions",
+__all__ = ["interrupted", "UserError", "fail", "emit", "render", "FORMATS", "CONTEXT", "Predictions", "read_predictions",
            "prediction_options", "output_options", "parse_pairs", "parse_range", "parse_size", "progress_bar",
            "picture_options", "write_pictures", "streams", "check_budget", "DEFAULT_MEMORY", "on_spark"]
 
@@ -55,6 +55,11 @@ def on_interrupt(signum: int, frame: Any) -> None:
     global _interrupted
     _interrupted = True
     raise KeyboardInterrupt
+
+
+def interrupted() -> bool:
+    """Whether a Ctrl-C came during this run (kept until :func:`reset_interrupt`)."""
+    return _interrupted
 
 
 def reset_interrupt() -> bool:
