@@ -192,6 +192,18 @@ def resampled_counts(draw):
     return x, draws[0] + draws[1], draws[0], grid
 
 
+def _assert_each_row_is_its_lowess(x, count, events, grid):
+    """The compiled kernel's curve and E-statistics of each row (a resample) equal lowess_counts and the
+    E-statistics of that row's present probabilities, to 1e-12."""
+    fitted, _, estats = compiled_band(x, count, events, grid)
+    for r in range(len(count)):
+        here = count[r] > 0
+        alone = lowess_counts(x[here], count[r, here], events[r, here]).fitted
+        np.testing.assert_allclose(fitted[r, here], alone, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(estats[r], curve_module._e_statistics(x[here], count[r, here], alone), rtol=0,
+                                   atol=1e-12)
+
+
 @settings(max_examples=120, deadline=None)
 @given(resampled_counts())
 def test_the_compiled_kernel_equals_lowess_counts_of_each_resample(data):
@@ -224,13 +236,7 @@ def test_the_compiled_kernel_on_continuous_probabilities():
     p_star = draw_pos(rng, 8)
     c_star = p_star + draw_neg(rng, 8)
     grid = np.linspace(x[0], x[-1], 51)
-    fitted, _, estats = compiled_band(x, c_star, p_star, grid)
-    for r in range(8):
-        here = c_star[r] > 0
-        alone = lowess_counts(x[here], c_star[r, here], p_star[r, here]).fitted
-        np.testing.assert_allclose(fitted[r, here], alone, rtol=0, atol=1e-12)
-        np.testing.assert_allclose(estats[r], curve_module._e_statistics(x[here], c_star[r, here], alone), rtol=0,
-                                   atol=1e-12)
+    _assert_each_row_is_its_lowess(x, c_star, p_star, grid)
     # the rows themselves, the E-statistics as val.prob takes them
     _, _, estats = compiled_band(x, count[None, :], pos[None, :], grid)
     np.testing.assert_allclose(estats[0], val_prob(y.astype(float), p), rtol=0, atol=1e-12)
@@ -244,13 +250,7 @@ def test_the_compiled_kernel_where_clowess_compares_equals(x):
     count = rng.integers(1, 40, (4, len(x)))
     count[2:, rng.integers(0, len(x), 10)] = 0
     events = (count * rng.random(count.shape)).astype(np.int64)
-    fitted, _, estats = compiled_band(x, count, events, x)
-    for r in range(4):
-        here = count[r] > 0
-        alone = lowess_counts(x[here], count[r, here], events[r, here]).fitted
-        np.testing.assert_allclose(fitted[r, here], alone, rtol=0, atol=1e-12)
-        np.testing.assert_allclose(estats[r], curve_module._e_statistics(x[here], count[r, here], alone), rtol=0,
-                                   atol=1e-12)
+    _assert_each_row_is_its_lowess(x, count, events, x)
 
 
 @pytest.mark.parametrize("per_value", [1, 3, 50])
@@ -426,8 +426,7 @@ def test_the_report_decomposes_over_the_tables_bins_on_every_path(spill_dir):
         for name in ("reliability", "resolution", "uncertainty", "within_variance", "within_covariance", "brier"):
             assert getattr(got, name) == pytest.approx(getattr(memory, name), rel=1e-9, abs=1e-12), (budget, name)
     quantile = assay.evaluate(y, y_score=p, bootstrap=200, calibration_strategy="quantile")
-    edges = np.array([b.low for b in quantile.probabilistic.calibration.bins]
-                     + [quantile.probabilistic.calibration.bins[-1].high])
+    edges = quantile.probabilistic.calibration.edges
     d = quantile.probabilistic.brier_decomposition
     np.testing.assert_allclose((d.reliability, d.resolution, d.uncertainty, d.within_variance, d.within_covariance),
                                _binned_reference(y, p, edges), rtol=0, atol=1e-12)

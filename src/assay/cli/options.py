@@ -40,45 +40,43 @@ def _thresholds_range(text: str) -> Any:
         raise UserError(f"--thresholds-range: {text!r} is not LOW,HIGH[,STEP], e.g. 0.05,0.5 or 0.05,0.5,0.05") from None
 
 
-BINNINGS = ("uniform", "quantile")
-PARTS = ("table", "hierarchy", "curve", "brier")
-"""The words of --calibration: how the table bins, and what the calibration shows (as
-:data:`assay.evaluation.probabilistic.CALIBRATION_PARTS`), with ``all`` and ``none``."""
+def _calibration(text: str) -> tuple[str | None, tuple[str, ...] | None]:
+    """--calibration read: the table's binning (None: not given) and the parts shown (None: not given, all of
+    them), in the library's words (``CALIBRATION_STRATEGIES``, ``CALIBRATION_PARTS``), with ``all`` and
+    ``none``."""
+    from assay.evaluation.probabilistic import (  # the library, loaded once a command runs
+        CALIBRATION_PARTS,
+        CALIBRATION_STRATEGIES,
+    )
 
-
-def _calibration_words(text: str) -> list[str]:
     words = [word.strip().lower() for word in text.split(",") if word.strip()]
-    known = (*BINNINGS, *PARTS, "all", "none")
+    known = (*CALIBRATION_STRATEGIES, *CALIBRATION_PARTS, "all", "none")
     for word in words:
         if word not in known:
             raise UserError(f"--calibration: {word!r} is not one of {', '.join(known)} (e.g. --calibration "
                             "quantile, --calibration curve or --calibration table,hierarchy)")
     if not words:
-        raise UserError("--calibration: empty; give a binning (uniform, quantile) or parts (table, hierarchy, "
-                        "curve, brier, all, none)")
-    if sum(word in BINNINGS for word in words) > 1:
-        raise UserError(f"--calibration: {text!r} names two binnings; give uniform or quantile")
-    if "none" in words and any(word in (*PARTS, "all") for word in words):
+        raise UserError(f"--calibration: empty; give a binning ({', '.join(CALIBRATION_STRATEGIES)}) or parts "
+                        f"({', '.join(CALIBRATION_PARTS)}, all, none)")
+    binnings = [word for word in words if word in CALIBRATION_STRATEGIES]
+    shown = [word for word in words if word not in CALIBRATION_STRATEGIES]
+    if len(binnings) > 1:
+        raise UserError(f"--calibration: {text!r} names two binnings; give {' or '.join(CALIBRATION_STRATEGIES)}")
+    if "none" in shown and len(shown) > 1:
         raise UserError(f"--calibration: {text!r} asks for none and for parts")
-    shown = [word for word in words if word in (*PARTS, "all", "none")]
-    binning = next((word for word in words if word in BINNINGS), None)
-    if binning and shown and not {"table", "all"} & set(shown):
-        raise UserError(f"--calibration: {binning} bins the calibration table, which {text!r} leaves out; add table")
-    return words
+    if binnings and shown and not {"table", "all"} & set(shown):
+        raise UserError(f"--calibration: {binnings[0]} bins the calibration table, which {text!r} leaves out; "
+                        "add table")
+    parts = () if "none" in shown else CALIBRATION_PARTS if "all" in shown else tuple(shown) or None
+    return (binnings[0] if binnings else None), parts
 
 
 def _calibration_strategy(text: str) -> str | None:
-    return next((word for word in _calibration_words(text) if word in BINNINGS), None)
+    return _calibration(text)[0]
 
 
 def _calibration_parts(text: str) -> tuple[str, ...] | None:
-    words = _calibration_words(text)
-    if "none" in words:
-        return ()
-    if "all" in words:
-        return PARTS
-    parts = tuple(word for word in words if word in PARTS)
-    return parts or None  # a binning alone: every part
+    return _calibration(text)[1]
 
 
 FLAGS: dict[str, tuple[str, str, Callable[[Any], Any] | None]] = {

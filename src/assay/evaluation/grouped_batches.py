@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
+from assay.evaluation.evaluate import evaluate
 from assay.evaluation.from_summaries import (
     evaluate_confusion_counts,
     evaluate_score_counts,
@@ -31,7 +32,6 @@ from assay.evaluation.groups import (
     grouped,
 )
 from assay.evaluation.options import Options
-from assay.evaluation.evaluate import evaluate
 from assay.evaluation.positive import choose_positive
 from assay.evaluation.probabilistic import check_rows
 from assay.evaluation.stream import located

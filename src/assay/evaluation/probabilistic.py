@@ -196,6 +196,11 @@ class CalibrationTable:
         """The bins in words: '10 equal-width bins (uniform), as sklearn.calibration.calibration_curve bins'."""
         return binning_text(self.strategy, len(self.bins))
 
+    @property
+    def edges(self) -> np.ndarray:
+        """The bins' edges, low to high (one more than the bins)."""
+        return np.array([b.low for b in self.bins] + [self.bins[-1].high])
+
     def to_dict(self) -> dict[str, Any]:
         out = {
             "target": self.target,
@@ -431,8 +436,7 @@ def shown_calibration(analysis: ProbabilisticAnalysis | None,
     if analysis is None or tuple(parts) == CALIBRATION_PARTS:
         return analysis
     asked = set(parts)
-    one_class = analysis.hierarchy is not None or analysis.moderate is not None
-    if len(analysis.labels) > 2 and asked & TWO_CLASS_PARTS and not one_class:
+    if len(analysis.labels) > 2 and asked & TWO_CLASS_PARTS and analysis.calibration_class is None:
         names = ", ".join(part for part in CALIBRATION_PARTS if part in asked & TWO_CLASS_PARTS)
         raise InvalidInput(f"{names}: of two classes' probabilities; with {len(analysis.labels)} classes the "
                            "calibration is the table (of the top label's confidence), or a class's against the "
@@ -454,9 +458,7 @@ def class_calibration(analysis: ProbabilisticAnalysis, summary: Any, *, bins: in
     (:func:`analyse_score_counts`: the table, the ECE's interval, the smooth ECE, the mean and weak
     calibration, the lowess curve and the Brier decomposition). The losses stay those of all the classes."""
     binary = analyse_score_counts(summary, bins=bins, strategy=strategy, confidence=confidence, bootstrap=bootstrap)
-    table = binary.calibration
-    if table is not None:
-        table = replace(table, target=f"class {summary.labels[1]!r} against the rest")
+    table = replace(binary.calibration, target=f"class {summary.labels[1]!r} against the rest")
     return replace(analysis, calibration=table, smooth_ece=binary.smooth_ece, hierarchy=binary.hierarchy,
                    moderate=binary.moderate, brier_decomposition=binary.brier_decomposition,
                    calibration_class=str(summary.labels[1]))
@@ -696,8 +698,7 @@ def analyse_probabilities(
     # the ECE's interval and the smooth ECE, of the instances the table bins (rows redrawn as cells)
     value, outcome = calibration_values(codes, p, calibration_class)
     table = analysis.calibration
-    edges = np.array([b.low for b in table.bins] + [table.bins[-1].high])
-    interval = ece_interval_of_rows(value, outcome, edges=edges, strategy=strategy, bin_of=bin_index,
+    interval = ece_interval_of_rows(value, outcome, edges=table.edges, strategy=strategy, bin_of=bin_index,
                                     confidence=confidence, bootstrap=bootstrap)
     return replace(analysis, calibration=replace(table, ece_interval=interval),
                    smooth_ece=smooth_ece_of_rows(value, outcome))
@@ -759,8 +760,7 @@ def analyse_score_counts(
     if strategy == "quantile":
         analysis = replace(analysis, calibration=quantile_table_of_counts(summary, bins=bins, confidence=confidence))
     table = analysis.calibration
-    edges = np.array([b.low for b in table.bins] + [table.bins[-1].high])
-    interval = ece_interval_of_summary(summary, edges=edges, strategy=strategy, bin_of=bin_index,
+    interval = ece_interval_of_summary(summary, edges=table.edges, strategy=strategy, bin_of=bin_index,
                                        confidence=confidence, bootstrap=bootstrap)
     analysis = replace(analysis, calibration=replace(table, ece_interval=interval),
                        smooth_ece=smooth_ece_of_summary(summary))
@@ -774,9 +774,8 @@ def two_class_calibration(summary: Any, table: CalibrationTable, *, confidence: 
     decomposition of a two-class score summary's probabilities over the bins of the calibration ``table``, as
     the fields ``moderate`` and ``brier_decomposition`` of a :class:`ProbabilisticAnalysis`
     (``replace(analysis, **these)``)."""
-    edges = np.array([b.low for b in table.bins] + [table.bins[-1].high])
     return {"moderate": calibration_curve(summary, confidence=confidence, bootstrap=bootstrap),
-            "brier_decomposition": brier_decomposition(summary, edges, table.binning)}
+            "brier_decomposition": brier_decomposition(summary, table.edges, table.binning)}
 
 
 def quantile_table_of_counts(summary: Any, *, bins: int = 10, confidence: float = 0.95) -> CalibrationTable:

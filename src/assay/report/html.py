@@ -47,6 +47,7 @@ from assay.report.document import (
 from assay.report.explorer import EXPLORER_THRESHOLDS, explorer_data, explorer_section
 from assay.report.format import estimate_cell
 from assay.report.friedman import friedman_document
+from assay.report.group_plots import GROUP_METRICS
 from assay.report.groups import groups_document
 from assay.report.html_charts import (
     calibration_chart,
@@ -250,10 +251,8 @@ def _friedman_contents(r: Any, *, title: str = "assay friedman") -> _Contents:
 
 def _groups_contents(r: Any) -> _Contents:
     """A report by group: each metric by group with its interval, then the tables of the report."""
-    charts = [c for c in (group_chart(r, "accuracy", "Accuracy"), group_chart(r, "recall", "True positive rate"),
-                          group_chart(r, "fpr", "False positive rate"),
-                          group_chart(r, "detection_prevalence", "Selection rate"),
-                          group_chart(r, "roc_auc", "ROC AUC", percent=False)) if c is not None]
+    charts = [c for c in (group_chart(r, metric, title, percent=percent)
+                          for metric, (title, percent) in GROUP_METRICS.items()) if c is not None]
     _, sections = split_prelude(groups_document(r))
     body = Markup("<h2>By group</h2><div class=\"charts\">{}</div>{}").format(
         Markup("").join(c.render() for c in charts), render_blocks_html(sections))

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from markupsafe import Markup
 
+from assay.report.group_plots import group_points
 from assay.report.svg import PALETTE, Chart
 from assay.report.thinning import thin
 
@@ -339,20 +340,10 @@ def decision_chart(d: Any) -> Chart:
     return chart
 
 
-def group_chart(r: Any, metric: str, title: str, *, percent: bool = True, most: int = 40) -> Chart | None:
-    """One metric by group with its interval (the largest ``most`` groups, and all the instances first)."""
-    labels = sorted(r.groups, key=lambda label: -r.sizes[label])[:most]
-    entries = [("(all)", r.overall), *((label, r.groups[label]) for label in labels)]
-
-    def estimate(ev: Any) -> Any:
-        if ev is None:
-            return None
-        if metric == "roc_auc":
-            return getattr(ev.ranking, "roc_auc", None) if ev.ranking is not None else None
-        return ev.metrics.get(metric) if ev.thresholded else None
-
-    found = [(label, estimate(ev)) for label, ev in entries]
-    found = [(label, e) for label, e in found if e is not None and e.value is not None]
+def group_chart(r: Any, metric: str, title: str, *, percent: bool = True) -> Chart | None:
+    """One metric by group with its interval (all the instances first, then the largest groups with a value:
+    :func:`assay.report.group_plots.group_points`, as the plot files have them)."""
+    found, _ = group_points(r, metric)
     if len(found) < 2:
         return None
     chart = Chart(f"{title} by group", "", title, x_range=(0, len(found)), y_range=(0.0, 1.0), height=300,
