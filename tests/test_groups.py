@@ -193,7 +193,7 @@ def test_the_command_line(tmp_path, capsys):
     assert {line.split(",")[0] for line in lines[1:]} >= {"(all)", "a", "b", "c", "(gaps)"}
     assert "True positive rate by group" in html.read_text()
     for args, message in ((["--by", "nosuch"], "column 'nosuch' is not in"),
-                          (["--by", "site", "--engine", "spark", "--proba", "0=p,1=p"], "--by with --proba on Spark: not yet")):
+                          (["--by", "site", "--engine", "spark", "--proba", "0=p,1=p"], "one of --pred, --score or --proba")):
         assert main(["report", str(path), "--truth", "y", "--score", "p", *args]) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and message in err, err
@@ -262,3 +262,18 @@ def test_on_spark_equals_in_memory(spark, tmp_path, capsys):
                  "--bootstrap", "200", "--format", "json", "-o", str(out)]) == 0
     capsys.readouterr()
     close(_without_notes(whole.to_dict()), _without_notes(json.loads(out.read_text())))
+
+
+def test_combinations_of_columns_are_numbered_as_sorting_them_would():
+    """Several columns' combinations present, found by counting, are those a sort finds, in the labels' order."""
+    from assay.evaluation.groups import group_codes
+
+    rng = np.random.default_rng(3)
+    a = rng.choice(["x", "y", "z"], 500)
+    b = rng.integers(0, 7, 500)
+    b[a == "y"] = 0  # combinations absent
+    names, codes, labels = group_codes({"a": a, "b": b}, 500)
+    text = np.array([f"{u} / {v}" for u, v in zip(a, b, strict=True)])
+    expected = sorted(set(text.tolist()))
+    assert names == ("a", "b") and list(labels) == expected
+    assert [labels[c] for c in codes] == text.tolist()

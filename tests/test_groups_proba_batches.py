@@ -1,5 +1,5 @@
 """--by with probabilities of several classes read in batches (issue 21, item 3: "works in batches"): the same
-report as the table read whole, a bad row named by its part, the memory budget said, and Spark's refusal."""
+report as the table read whole, a bad row named by its part, the memory budget said, and on Spark."""
 
 from __future__ import annotations
 
@@ -87,11 +87,29 @@ def test_a_bad_row_is_named_by_its_part_and_the_budget_is_said(tables, tmp_path,
     assert code == 2 and err.count("\n") == 1, err
 
 
-def test_spark_refuses_in_one_line(tables, capsys):
-    code = main(["report", str(tables["parts"]), "--truth", "y", "--proba", "a,b,c", "--by", "g", "--engine",
-                 "spark"])
+def test_on_spark_equals_the_table_read_whole(tables, spark, capsys):
+    """Spark's partitions come to the driver as batches do (within --memory): the same report as the table read
+    whole, from the command line and from assay.spark; a bad probability named, a budget too small said."""
+    base = ["--truth", "y", "--proba", "a,b,c", "--by", "g"]
+    whole = _json([str(tables["whole"]), *base], capsys)
+    assert _without_paths(_json([str(tables["whole"]), *base, "--engine", "spark"], capsys)) == _without_paths(whole)
+    import pandas as pd
+
+    from assay.spark import evaluate as spark_evaluate
+
+    frame = pd.DataFrame({"y": np.array(list("abc"))[tables["truth"]], "a": tables["proba"][:, 0],
+                          "b": tables["proba"][:, 1], "c": tables["proba"][:, 2], "g": tables["group"]})
+    got = spark_evaluate(spark.createDataFrame(frame), truth="y", proba=["a", "b", "c"], by="g", bootstrap=200,
+                         calibration_class="b")
+    alone = assay.evaluate(frame["y"].to_numpy(), y_proba={c: frame[c].to_numpy() for c in "abc"},
+                           by={"g": frame["g"].to_numpy()}, bootstrap=200, calibration_class="b")
+    assert _without_paths(got.to_dict()) == _without_paths(alone.to_dict())
+    frame.loc[7, "b"] = None
+    with pytest.raises(assay.InvalidInput, match="column 'b': missing value"):
+        spark_evaluate(spark.createDataFrame(frame), truth="y", proba=["a", "b", "c"], by="g")
+    code = main(["report", str(tables["whole"]), *base, "--engine", "spark", "--memory", "1KB"])
     err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1 and "--by with --proba on Spark: not yet" in err
+    assert code == 2 and err.count("\n") == 1, err
 
 
 def test_auc_tests_of_many_groups_while_the_work_allows_it():

@@ -248,9 +248,6 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
     else:
         if file is None:
             raise UserError("give a FILE of predictions (or - for standard input), or --confusion FILE")
-        if by and proba and engine == "spark":
-            raise UserError("--by with --proba on Spark: not yet (read by assay, in memory or in batches, it is "
-                            "given; or give the positive class's column as --score)")
         if by and task == "regression":
             raise UserError("--by applies to classifiers' reports (not to numeric predictions yet)")
         if weight is not None and (engine == "spark" or streams(file, memory)):

@@ -59,7 +59,12 @@ from assay.evaluation.from_summaries import (
     evaluate_confusion_counts,
     evaluate_score_counts,
 )
-from assay.evaluation.grouped_batches import ENTRY_BYTES, grouped_labels, grouped_scores
+from assay.evaluation.grouped_batches import (
+    ENTRY_BYTES,
+    grouped_labels,
+    grouped_scores,
+    probabilities_by,
+)
 from assay.evaluation.options import NAMES as OPTION_NAMES
 from assay.evaluation.options import Options, options_from
 from assay.evaluation.positive import choose_positive
@@ -212,18 +217,22 @@ def _evaluate_by(df: Any, truth: str, pred: str | None, score: str | None, proba
     """The report by group of the ``by`` columns: Spark counts each (group, class, score) or (group, class,
     prediction), a group key beside each summary; the driver makes each group's summary of them (within
     ``memory``) and the report as in memory (:mod:`assay.evaluation.grouped_batches`)."""
-    if proba is not None or sum(x is not None for x in (pred, score)) != 1:
-        raise InvalidInput("groups on Spark take score= or pred= (the probabilities of several classes: in memory)",
-                           field="by")
+    if sum(x is not None for x in (pred, score, proba)) != 1:
+        raise InvalidInput("give exactly one of pred, score or proba")
     if not by or not all(isinstance(c, str) for c in by):
         raise InvalidInput("expected the names of the grouping columns", field="by")
-    other = pred or score
-    check_columns(df, [truth, other, *by])
-    first_bad(df, truth, other, numeric=score is not None)
+    classes = proba_classes(proba) if proba is not None else {}
+    others = list(classes.values()) if proba is not None else [pred or score]
+    check_columns(df, [truth, *others, *by])
+    for other in others:
+        first_bad(df, truth, other, numeric=pred is None)
     for column in by:
         missing = df.select(column).where(functions().col(column).isNull()).limit(1).collect()
         if missing:
             raise InvalidInput("a missing group value", field=f"column {column!r}")
+    if proba is not None:
+        return _proba_by(df, truth, classes, by, options)
+    other = others[0]
     chosen, data = options_and_data(options, ("positive", "memory", "allow_disjoint_labels"))
     F = functions()
     keys = [F.col(c).cast("string") for c in by]
@@ -259,6 +268,35 @@ def _evaluate_by(df: Any, truth: str, pred: str | None, score: str | None, proba
         summaries[key] = ScoreCounts(scores, np.array([cells[s][0] for s in scores], dtype=np.int64),
                                      np.array([cells[s][1] for s in scores], dtype=np.int64), ("0", "1"))
     return grouped_scores(summaries, seen, by, chosen, data.get("positive"), score)
+
+
+def _proba_by(df: Any, truth: str, classes: dict[str, str], by: list[str], options: dict[str, Any]) -> Any:
+    """Probabilities of several classes by group (the columns checked): the rows come to the driver a
+    partition at a time (Arrow IPC, made by the executors with pyarrow alone) and are held within ``memory``,
+    then evaluated by group as files read in batches are (:func:`assay.evaluation.grouped_batches.probabilities_by`):
+    the numbers of the table in memory; every row passes through the driver. The classes, truth and groups are
+    Spark's text of them, as for scores by group."""
+    chosen, data = options_and_data(options, ("positive", "memory"))
+    F = functions()
+    labels = list(classes)
+    selected = df.select(F.col(truth).cast("string").alias("__y"),
+                         *[_as_number(df, column).alias(f"__p{j}") for j, column in enumerate(classes.values())],
+                         *[F.col(column).cast("string").alias(f"__g{i}") for i, column in enumerate(by)])
+
+    def batches() -> Iterator[tuple[None, int, Any, Any, list[Any]]]:
+        first = 1
+        for row in selected.mapInArrow(as_ipc(), "ipc binary").toLocalIterator():
+            part = from_ipc(row[0])
+            y = part.column("__y").to_numpy(zero_copy_only=False)
+            yield None, first, y, \
+                {label: part.column(f"__p{j}").to_numpy(zero_copy_only=False) for j, label in enumerate(labels)}, \
+                [part.column(f"__g{i}").to_numpy(zero_copy_only=False) for i in range(len(by))]
+            first += len(y)
+
+    names = {"y_true": f"column {truth!r}", "y_proba": f"columns {', '.join(map(repr, classes.values()))}",
+             **{f"by {c}": f"column {c!r}" for c in by}}
+    return probabilities_by(batches(), by=by, names=names, options=chosen, positive=data.get("positive"),
+                            memory=summary_budget(data.get("memory", DEFAULT_MEMORY)))
 
 
 def options_and_data(options: dict[str, Any], data_keys: tuple[str, ...]) -> tuple[Options, dict[str, Any]]:

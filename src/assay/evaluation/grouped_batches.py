@@ -39,7 +39,7 @@ from assay.inputs import as_proba, as_scores, sorted_labels
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
 
-__all__ = ["evaluate_batches_by", "grouped_scores", "grouped_labels", "ENTRY_BYTES"]
+__all__ = ["evaluate_batches_by", "grouped_scores", "grouped_labels", "probabilities_by", "ENTRY_BYTES"]
 
 ENTRY_BYTES = 24
 """Bytes of a summary's entry held in memory (a score and two counts)."""
@@ -59,7 +59,7 @@ def evaluate_batches_by(items: Iterable[tuple[str | None, int, Any, Any, Sequenc
     """The evaluation of every group of the ``by`` columns, of batches ``(part, first row, truth, prediction,
     [group columns])`` (``kind``: "y_score" or "y_pred")."""
     if kind == "y_proba":
-        return _probabilities_by(items, by=by, names=names, options=options, positive=positive, memory=memory)
+        return probabilities_by(items, by=by, names=names, options=options, positive=positive, memory=memory)
     if kind not in ("y_score", "y_pred"):
         raise InvalidInput(f"groups of data read in batches take scores, probabilities or predicted labels, not "
                            f"{kind}", field="by")
@@ -110,12 +110,12 @@ def evaluate_batches_by(items: Iterable[tuple[str | None, int, Any, Any, Sequenc
     return grouped_labels(pairs, by, options, positive)
 
 
-def _probabilities_by(items: Iterable[tuple[str | None, int, Any, Any, Sequence[Any]]], *, by: Sequence[str],
+def probabilities_by(items: Iterable[tuple[str | None, int, Any, Any, Sequence[Any]]], *, by: Sequence[str],
                       names: Mapping[str, str], options: Options, positive: Any, memory: int | None
                       ) -> GroupedEvaluation:
-    """Probabilities by group, read in batches: each batch validated where it is (part and row named), the
-    rows held (within ``memory``: the probabilities, 8 bytes each, and the class and groups), then evaluated
-    by group as the whole table is."""
+    """Probabilities by group, read in batches (of files, or of Spark's partitions): each batch validated where
+    it is (part and row named), the rows held (within ``memory``: the probabilities, 8 bytes each, and the class
+    and groups), then evaluated by group as the whole table is."""
     truths: list[np.ndarray] = []
     matrices: list[np.ndarray] = []
     keys: list[list[np.ndarray]] = [[] for _ in by]
