@@ -225,3 +225,21 @@ def test_bad_confusion_matrix():
         assay.evaluate_confusion([[1, 2, 3], [3, 4, 5]])
     with pytest.raises(InvalidInput, match="no instances"):
         assay.evaluate_confusion([[0, 0], [0, 0]])
+
+
+@pytest.mark.parametrize("values", [
+    ["b", "a", "b", "", "a\x00b", "ab", "c"],  # empty text, an embedded NUL, a prefix of another value
+    ["é", "e", "é", "x"],  # not ASCII: Arrow's conversion of each value
+    ["", "", ""],
+    ["a"],
+])
+def test_text_arrays_code_as_arrow_does(values):
+    """A numpy text array's codes (the ASCII ones hashed as fixed-width bytes) equal the codes of the same values
+    as a Python list (Arrow strings): the same values, in the order of their first row."""
+    from assay.inputs import value_codes
+
+    codes, distinct = value_codes(np.array(values), "y")
+    expected_codes, expected = value_codes(list(values), "y")
+    assert distinct == expected and [type(v) for v in distinct] == [str] * len(distinct)
+    assert codes.tolist() == expected_codes.tolist()
+    assert [distinct[c] for c in codes] == [str(v) for v in np.array(values)]

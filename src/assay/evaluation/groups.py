@@ -69,8 +69,9 @@ def group_codes(by: Any, n: int) -> tuple[tuple[str, ...], np.ndarray, tuple[str
         own, own_labels = _column_codes(column, name, n)
         codes = codes * len(own_labels) + own  # each combination of the columns' values, its own code
         labels = [f"{a} / {b}" if a else b for a in labels for b in own_labels]
-    present, codes = np.unique(codes, return_inverse=True)
-    labels = [labels[i] for i in present]
+    if len(columns) > 1:  # the combinations present (each column's values all are), counted where they fit
+        codes, present = _present_codes(codes, len(labels))
+        labels = [labels[i] for i in present]
     if len(labels) > MAX_GROUPS:
         raise InvalidInput(f"{len(labels):,} groups; at most {MAX_GROUPS:,} (is it a column of ids?)",
                            field=f"by {next(iter(columns))}")
@@ -79,6 +80,18 @@ def group_codes(by: Any, n: int) -> tuple[tuple[str, ...], np.ndarray, tuple[str
     rank[order] = np.arange(len(labels))
     codes, labels = rank[codes], [labels[i] for i in order]
     return tuple(columns), codes.astype(np.intp), tuple(labels)
+
+
+def _present_codes(codes: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes renumbered 0, 1, ... over the values present, and those values (increasing), of codes within
+    [0, space): by counting when the space is at most 4 codes an instance, else by sorting."""
+    if space <= 4 * max(len(codes), 1 << 16):
+        present = np.flatnonzero(np.bincount(codes, minlength=space))
+        renumbered = np.zeros(space, dtype=np.int64)
+        renumbered[present] = np.arange(len(present))
+        return renumbered[codes], present
+    present, codes = np.unique(codes, return_inverse=True)
+    return codes.reshape(-1), present
 
 
 def _column_codes(column: Any, name: str, n: int) -> tuple[np.ndarray, list[str]]:
