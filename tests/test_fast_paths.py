@@ -66,3 +66,27 @@ def test_class_bits_is_a_bool_view_of_bit_zero():
     bits = keys.class_bits(keys.positive_keys)
     assert bits.dtype == bool
     assert bits.tolist() == [False, True, True, True]
+
+
+@given(st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0]) | st.floats(0, 1, allow_nan=False),
+                max_size=80),
+       st.sampled_from([1, 2, 4, 10, 15]), st.booleans(), st.booleans())
+def test_binned_sums_of_a_summarys_order_equal_bincount(values, bins, decreasing, quantile_edges):
+    """binned_sums (runs of decreasing scores summed by reduceat; else bincount) equals bincount over bin_index,
+    to 1e-12 relative (sums of the same terms in another order); counts exactly. Edges on the values, empty bins,
+    repeated edges (quantile edges of tied scores) and no scores at all included."""
+    from assay.summaries.probabilities import binned_sums
+
+    v = np.array(values, dtype=np.float64)
+    if decreasing:
+        v = -np.sort(-v)
+    edges = uniform_edges(bins)
+    if quantile_edges and len(v):
+        edges = np.percentile(v, np.linspace(0, 100, bins + 1))
+    weights = [np.ones(len(v)), v, np.arange(len(v), dtype=np.float64) % 3]
+    got = binned_sums(v, edges, weights)
+    where = bin_index(v, edges)
+    expected = np.array([np.bincount(where, weights=w, minlength=bins) for w in weights]).reshape(3, bins)
+    assert got.shape == (3, bins)
+    assert np.array_equal(got[0], expected[0]) and np.array_equal(got[2], expected[2])
+    assert np.allclose(got[1], expected[1], rtol=1e-12, atol=1e-15)

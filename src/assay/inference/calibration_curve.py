@@ -57,7 +57,7 @@ from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.metrics.ranking import walk_summary
 from assay.summaries.kernels import compiled
-from assay.summaries.probabilities import bin_index
+from assay.summaries.probabilities import binned_sums
 
 __all__ = ["band_share", "BUDGET", "CURVE_BUDGET", "DRAWS_PER_VALUE", "GRID", "METHOD", "MIN_RESAMPLES", "NUMPY_BUDGET", "ON_DISK",
            "PER_FIT", "BrierDecomposition", "BrierFold", "CalibrationCurve", "LowessFit", "brier_decomposition",
@@ -308,11 +308,10 @@ class CalibrationCurve:
         }
 
 
-def _terms(x: np.ndarray, count: np.ndarray) -> float:
-    """About how many terms lowess_counts would take: its fits (one per delta = 1% of the range, at most one
-    per distinct x) times 2/3 of the distinct x."""
-    fits = min(len(x), 101)
-    return fits * SPAN * len(x)
+def _terms(distinct: int) -> float:
+    """About how many terms lowess_counts would take over ``distinct`` x: its fits (one per delta = 1% of the
+    range, at most one per distinct x) times 2/3 of the distinct x."""
+    return min(distinct, 101) * SPAN * distinct
 
 
 def _grid_values(x: np.ndarray, fitted: np.ndarray, grid: np.ndarray) -> np.ndarray:
@@ -341,6 +340,14 @@ def calibration_curve(summary: Any, *, confidence: float = 0.95,
         return CalibrationCurve.skipped(n, confidence, ON_DISK)
     if np.asarray(summary.positives).dtype.kind == "f":
         return CalibrationCurve.skipped(n, confidence, WEIGHTED)
+    distinct = len(summary.scores)
+    if _terms(distinct) > CURVE_BUDGET:  # too many before the curve's copies are made, unless most are empty
+        distinct = int(np.count_nonzero(np.asarray(summary.positives) + np.asarray(summary.negatives)))
+    if _terms(distinct) > CURVE_BUDGET:
+        return CalibrationCurve.skipped(n, confidence, (
+            f"not computed: {distinct:,} distinct probabilities would take about {_terms(distinct):,.0f} terms (fits "
+            f"x distinct probabilities in a window), beyond the budget of {CURVE_BUDGET:,}; rounding the "
+            "probabilities (e.g. to 4 decimals) gives the curve"))
     x = np.asarray(summary.scores, dtype=np.float64)[::-1]
     pos = np.asarray(summary.positives, dtype=np.int64)[::-1]
     neg = np.asarray(summary.negatives, dtype=np.int64)[::-1]
@@ -349,12 +356,6 @@ def calibration_curve(summary: Any, *, confidence: float = 0.95,
     if not len(x):
         return CalibrationCurve.skipped(n, confidence, "undefined: no instances")
     count = pos + neg
-    terms = _terms(x, count)
-    if terms > CURVE_BUDGET:
-        return CalibrationCurve.skipped(n, confidence, (
-            f"not computed: {len(x):,} distinct probabilities would take about {terms:,.0f} terms (fits x distinct "
-            f"probabilities in a window), beyond the budget of {CURVE_BUDGET:,}; rounding the probabilities "
-            "(e.g. to 4 decimals) gives the curve"))
     fit = lowess_counts(x, count, pos)
     stats = _e_statistics(x, count, fit.fitted)
     grid = np.linspace(x[0], x[-1], GRID) if x[-1] > x[0] else x[:1]
@@ -615,12 +616,11 @@ class BrierFold:
         w1 = np.asarray(p.positives, dtype=np.float64)
         w0 = np.asarray(p.negatives, dtype=np.float64)
         n = w1 + w0
-        sums = np.stack([n, n * s, n * s * s, w1, w1 * s])  # per distinct probability
-        if self.edges is not None:
-            b = len(self.edges) - 1
-            at = bin_index(s, self.edges)
-            sums = np.stack([np.bincount(at, weights=row, minlength=b) for row in sums])
-        return {"bins": sums, "squared": np.array([w1 @ ((1.0 - s) ** 2) + w0 @ (s * s)])}
+        ns, w1s = n * s, w1 * s
+        sums = [n, ns, ns * s, w1, w1s]  # per distinct probability
+        squared = w1 @ ((1.0 - s) ** 2) + w0 @ (s * s)
+        binned = binned_sums(s, self.edges, sums) if self.edges is not None else np.stack(sums)
+        return {"bins": binned, "squared": np.array([squared])}
 
     def combine(self, partials: list[dict[str, np.ndarray]], look: Any) -> dict[str, np.ndarray]:
         if not partials:

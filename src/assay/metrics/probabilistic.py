@@ -40,7 +40,7 @@ from assay.errors import InvalidInput
 from assay.summaries.probabilities import (
     ProbabilitySummary,
     absolute_loss_per_instance,
-    bin_index,
+    binned_sums,
     brier_scale,
     brier_score_per_instance,
     information_loss_bits_per_instance,
@@ -512,14 +512,12 @@ class CalibrationBinsFold:
     columns = ("scores", "positives", "negatives")
 
     def piece(self, p: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        bins = len(self.edges) - 1
         scores = np.asarray(p.scores, dtype=np.float64)
         pos = np.asarray(p.positives, dtype=np.float64)
         both = pos + np.asarray(p.negatives, dtype=np.float64)
-        where = bin_index(scores, np.asarray(self.edges, dtype=np.float64))
-        return (np.bincount(where, weights=both, minlength=bins),
-                np.bincount(where, weights=both * scores, minlength=bins),
-                np.bincount(where, weights=pos, minlength=bins))
+        count, predicted, observed = binned_sums(scores, np.asarray(self.edges, dtype=np.float64),
+                                                 [both, both * scores, pos])
+        return count, predicted, observed
 
     def combine(self, partials: list[tuple[np.ndarray, ...]], look: Any) -> tuple[np.ndarray, ...]:
         bins = len(self.edges) - 1

@@ -52,6 +52,7 @@ __all__ = [
     "brier_scale",
     "uniform_edges",
     "bin_index",
+    "binned_sums",
     "calibration_values",
     "LossMoments",
     "ProbabilityFold",
@@ -337,6 +338,39 @@ def bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
         guess += (guess < b - 1) & (values > edges[np.minimum(guess + 1, b)])
         return guess
     return np.searchsorted(inner, values, side="left")
+
+
+def binned_sums(scores: np.ndarray, edges: np.ndarray, weights: Sequence[np.ndarray]) -> np.ndarray:
+    """Each of ``weights`` (one value per score) summed over the bins of :func:`bin_index`: an array of
+    ``len(weights)`` rows of ``len(edges) - 1`` bins.
+
+    Scores in decreasing order, as a piece of a score summary holds them, fill each bin in one run, found by a
+    binary search a bin edge: the runs are summed (``np.add.reduceat``, pairwise) with no bin index made (0.01 s,
+    not 0.1 s, for 10^7 scores). Other scores are binned one by one (``np.bincount``).
+
+    >>> s = np.array([1.0, 0.7, 0.5, 0.5, 0.0])
+    >>> binned_sums(s, uniform_edges(2), [np.ones(5), s]).tolist()
+    [[3.0, 2.0], [1.0, 1.7]]
+    >>> binned_sums(s[::-1].copy(), uniform_edges(2), [np.ones(5)]).tolist()
+    [[3.0, 2.0]]
+    """
+    bins = len(edges) - 1
+    out = np.zeros((len(weights), bins))
+    if not len(scores):
+        return out
+    if len(scores) < 2 or bool(np.all(scores[1:] <= scores[:-1])):
+        # above[k - 1]: the scores above the k-th inner edge (in bins k and up), which come first; so bin k is
+        # the run [above[k], above[k - 1]), the last bin's first (above[b - 1] = 0, above[-1] = all)
+        above = len(scores) - np.searchsorted(scores[::-1], edges[1:-1], side="right")
+        starts, ends = np.append(above, 0), np.insert(above, 0, len(scores))
+        filled = np.flatnonzero(ends > starts)[::-1]  # in the order of their runs: each ends where the next starts
+        for row, w in zip(out, weights, strict=True):
+            row[filled] = np.add.reduceat(np.asarray(w, dtype=np.float64), starts[filled])
+        return out
+    where = bin_index(scores, edges)
+    for row, w in zip(out, weights, strict=True):
+        row[:] = np.bincount(where, weights=w, minlength=bins)
+    return out
 
 
 def calibration_values(
