@@ -506,12 +506,34 @@ def test_weights_are_refused_with_a_reason():
     assert c.eavg.value is None and "weighted" in c.note
 
 
-def test_beyond_the_curves_budget_it_is_null_with_a_reason(monkeypatch):
-    monkeypatch.setattr(curve_module, "CURVE_BUDGET", 1000)
+@pytest.mark.parametrize("digits", [None, 2])
+def test_beyond_numpys_budget_the_compiled_kernel_fits_the_curve(monkeypatch, digits):
+    """Beyond CURVE_BUDGET the compiled kernel fits the curve: lowess_counts' curve and E-statistics to 1e-12, the
+    same fits and windows (so the same band budget: none here, with its reason); beyond COMPILED_CURVE_BUDGET (or
+    without the kernels), null with the reason, a group's share of the budget named."""
+    from assay.inference.calibration_curve import band_share
+
     rng = np.random.default_rng(7)
-    p = rng.random(100)
-    c = calibration_curve(ScoreCounts.from_arrays((rng.random(100) < p).astype(int), p))
+    p = rng.random(3000) if digits is None else np.round(rng.random(3000), digits)
+    sc = ScoreCounts.from_arrays((rng.random(3000) < p).astype(int), p)
+    numpy_fit = calibration_curve(sc, bootstrap=None)
+    assert numpy_fit.eavg.value is not None
+    monkeypatch.setattr(curve_module, "CURVE_BUDGET", 10)
+    compiled_fit = calibration_curve(sc, bootstrap=BootstrapSettings(2000, 0))
+    np.testing.assert_allclose(compiled_fit.observed, numpy_fit.observed, rtol=0, atol=1e-12)
+    for name in ("eavg", "e50", "e90", "emax"):
+        assert getattr(compiled_fit, name).value == pytest.approx(getattr(numpy_fit, name).value, abs=1e-12)
+    assert (compiled_fit.fits, compiled_fit.distinct) == (numpy_fit.fits, numpy_fit.distinct)
+    monkeypatch.setattr(curve_module, "BUDGET", 10**6)
+    banded = calibration_curve(sc, bootstrap=BootstrapSettings(2000, 0))
+    assert banded.low is None and "no band" in banded.note and str(compiled_fit.fits) in banded.note
+    with kernels_on(False):
+        c = calibration_curve(sc)
     assert c.eavg.value is None and c.to_dict()["curve"]["p"] is None and "rounding the probabilities" in c.note
+    monkeypatch.setattr(curve_module, "COMPILED_CURVE_BUDGET", 10**5)
+    with band_share(0.01):
+        c = calibration_curve(sc)
+    assert c.eavg.value is None and "this report's 0.01 of one report's" in c.note
 
 
 def test_reports_made_together_share_one_reports_band_budget():

@@ -22,7 +22,9 @@ probabilities (linear interpolation, as val.prob's ``approx``), and the percenti
 E-statistics' intervals are percentile intervals of the same resamples. A resample costs about as much as
 the curve, ``(fits) x (distinct probabilities in a window)``: at most ``BUDGET`` such terms are spent on the
 band, with fewer resamples than asked if need be, and none (a null band with the reason) below
-``MIN_RESAMPLES``. The resamples are refitted by a compiled kernel
+``MIN_RESAMPLES``. A curve of more than about 75,000 distinct probabilities is fitted by the compiled kernel
+below (one resample's refit, of the instances themselves: 0.1 s at 10^6), up to about 4.5 million; its band
+would cost 2,000 times as much and is left out, with the reason. The resamples are refitted by a compiled kernel
 (``assay.summaries.numba_kernels.lowess_resamples``, on two threads) where numba is there, else by
 :func:`lowess_rows` (numpy, a block at a time, within the smaller ``NUMPY_BUDGET``); both give the same
 curves (to 1e-12) from the same resamples, which are drawn the same way whichever refits them.
@@ -59,7 +61,7 @@ from assay.metrics.ranking import walk_summary
 from assay.summaries.kernels import compiled
 from assay.summaries.probabilities import binned_sums
 
-__all__ = ["band_share", "BUDGET", "CURVE_BUDGET", "DRAWS_PER_VALUE", "GRID", "METHOD", "MIN_RESAMPLES", "NUMPY_BUDGET", "ON_DISK",
+__all__ = ["band_share", "BUDGET", "COMPILED_CURVE_BUDGET", "CURVE_BUDGET", "DRAWS_PER_VALUE", "GRID", "METHOD", "MIN_RESAMPLES", "NUMPY_BUDGET", "ON_DISK",
            "PER_FIT", "BrierDecomposition", "BrierFold", "CalibrationCurve", "LowessFit", "brier_decomposition",
            "calibration_curve", "lowess_counts", "lowess_rows", "weighted_quantile"]
 
@@ -106,9 +108,17 @@ multinomial over those probabilities (about 60 ns each a resample); else each of
 6 ns each)."""
 
 CURVE_BUDGET = 5_000_000
-"""The curve's own cost at most, in terms of (fits x distinct probabilities in a window; about 100 fits over 2/3
-of them): about 0.5 s here, up to about 75,000 distinct probabilities. Measured: 10^3 distinct probabilities
-0.013 s, 10^4 0.08 s, 10^5 1.0 s (beyond the budget: not computed, with the reason; 0.1 s to say so at 10^6)."""
+"""The curve's own cost at most where numpy fits it, in terms of (fits x distinct probabilities in a window; about
+100 fits over 2/3 of them): up to about 75,000 distinct probabilities. Measured: 10^3 distinct probabilities
+0.013 s, 10^4 0.08 s. Beyond it the compiled kernel fits the curve (``COMPILED_CURVE_BUDGET``); without numba, the
+curve is not computed, with the reason."""
+
+COMPILED_CURVE_BUDGET = 300_000_000
+"""The curve's cost at most where the compiled kernel fits it (numba; beyond ``CURVE_BUDGET``), in the same
+terms: about 1.5 ns a term on one core here (0.01 s at 10^5 distinct probabilities, 0.1 s at 10^6; 1.6 s at
+10^7, beyond it, where the windows no longer fit in the caches), so about 0.5 s at most, up to about 4.5 million
+distinct probabilities. Reports made together (each group's of a report by group) share it, as the band's
+``BUDGET``: a group's is ``1/groups`` of it, but never less than ``CURVE_BUDGET``."""
 
 MIN_RESAMPLES = 200
 """Fewer resamples than this give no band or intervals (at 200, a 95% band's bounds rest on 5 resamples each)."""
@@ -314,6 +324,16 @@ def _terms(distinct: int) -> float:
     return min(distinct, 101) * SPAN * distinct
 
 
+def _compiled_fit(kernels: Any, x: np.ndarray, count: np.ndarray, events: np.ndarray) -> tuple[LowessFit, np.ndarray]:
+    """:func:`lowess_counts` and :func:`_e_statistics` by the compiled kernel (one resample's refit, of the
+    instances themselves): the same curve to 1e-12, about 1.5 ns a term (0.1 s at 10^6 distinct probabilities,
+    where numpy's takes about 1 s)."""
+    fitted, stats = np.empty((1, len(x))), np.empty((1, 6))
+    kernels.lowess_resamples(np.ascontiguousarray(x, dtype=np.float64), count.astype(np.int64)[None, :],
+                             events.astype(np.int64)[None, :], SPAN, np.empty(0), fitted, np.empty((1, 0)), stats)
+    return LowessFit(fitted[0], int(stats[0, 4]), int(stats[0, 5])), stats[0, :4].copy()
+
+
 def _grid_values(x: np.ndarray, fitted: np.ndarray, grid: np.ndarray) -> np.ndarray:
     out = np.interp(grid, x, fitted)
     out[(grid < x[0]) | (grid > x[-1])] = np.nan  # a resample's curve stops at its extreme probabilities
@@ -343,10 +363,14 @@ def calibration_curve(summary: Any, *, confidence: float = 0.95,
     distinct = len(summary.scores)
     if _terms(distinct) > CURVE_BUDGET:  # too many before the curve's copies are made, unless most are empty
         distinct = int(np.count_nonzero(np.asarray(summary.positives) + np.asarray(summary.negatives)))
-    if _terms(distinct) > CURVE_BUDGET:
+    kernels = compiled(1 << 62) if _terms(distinct) > CURVE_BUDGET else None
+    limit = CURVE_BUDGET if kernels is None else max(CURVE_BUDGET, int(COMPILED_CURVE_BUDGET * _SHARE.get()))
+    if _terms(distinct) > limit:
+        share = f", this report's {_SHARE.get():.2g} of one report's" if kernels is not None and _SHARE.get() < 1 \
+            else ""
         return CalibrationCurve.skipped(n, confidence, (
             f"not computed: {distinct:,} distinct probabilities would take about {_terms(distinct):,.0f} terms (fits "
-            f"x distinct probabilities in a window), beyond the budget of {CURVE_BUDGET:,}; rounding the "
+            f"x distinct probabilities in a window), beyond the budget of {limit:,}{share}; rounding the "
             "probabilities (e.g. to 4 decimals) gives the curve"))
     x = np.asarray(summary.scores, dtype=np.float64)[::-1]
     pos = np.asarray(summary.positives, dtype=np.int64)[::-1]
@@ -356,8 +380,11 @@ def calibration_curve(summary: Any, *, confidence: float = 0.95,
     if not len(x):
         return CalibrationCurve.skipped(n, confidence, "undefined: no instances")
     count = pos + neg
-    fit = lowess_counts(x, count, pos)
-    stats = _e_statistics(x, count, fit.fitted)
+    if kernels is None:
+        fit = lowess_counts(x, count, pos)
+        stats = _e_statistics(x, count, fit.fitted)
+    else:
+        fit, stats = _compiled_fit(kernels, x, count, pos)
     grid = np.linspace(x[0], x[-1], GRID) if x[-1] > x[0] else x[:1]
     observed = _grid_values(x, fit.fitted, grid)
     low = high = None

@@ -402,7 +402,8 @@ def lowess_resamples(x, count, events, f, grid, fitted, curves, estats):  # prag
     0 x 0, when only the band is wanted), as
     ``assay.inference.calibration_curve.lowess_counts`` computes it from the row's present x; that curve at
     ``grid`` (ascending, linear interpolation, NaN beyond the row's extreme x: ``curves[r]``); and its Eavg,
-    E50, E90, Emax over the instances (``estats[r]``).
+    E50, E90, Emax over the instances (``estats[r]``; given 6 columns, also the local fits and the sum of their
+    windows' lengths in distinct x, as ``LowessFit.fits`` and ``.work``).
 
     Each local fit is one loop over its window of distinct x, which takes the weighted sums about the fit's x
     (a second loop takes them about their mean, as the numpy code does, where the first would lose more than
@@ -437,10 +438,13 @@ def lowess_resamples(x, count, events, f, grid, fitted, curves, estats):  # prag
             n += c
             k += np.int64(c > 0)
         starts[k] = n
+        fits = 1
+        work = k
         if k == 1 or n < 2:
             for j in range(k):
                 fr[j] = er[j] / cr[j]
         else:
+            work = 0
             span = xr[k - 1] - xr[0]
             delta = 0.01 * span
             ns = max(np.int64(2), min(n, np.int64(f * n + 1e-7)))
@@ -476,6 +480,7 @@ def lowess_resamples(x, count, events, f, grid, fitted, curves, estats):  # prag
                     gl += 1
                 while starts[gr + 1] <= left + ns - 1:  # and every instance tied with the rightmost
                     gr += 1
+                work += gr - gl + 1
                 h = max(xs - xr[gl], xr[gr] - xs)
                 near = 0.001 * h
                 far = 0.999 * h
@@ -563,6 +568,9 @@ def lowess_resamples(x, count, events, f, grid, fitted, curves, estats):  # prag
             total += cr[j] * gaps[j]
             largest = max(largest, gaps[j])
         estats[r, 0] = total / n
+        if estats.shape[1] >= 6:
+            estats[r, 4] = fits
+            estats[r, 5] = work
         for j in range(k):
             scratch_v[j] = gaps[j]
             scratch_c[j] = cr[j]
