@@ -175,3 +175,22 @@ def test_brief_of_weights_that_are_not_counts_claims_no_intervals(files, capsys)
     assert status == 0, err
     assert "95% CI" not in out and "confidence intervals" not in out
     assert "no interval: the sample weights are not counts" in out
+
+
+def test_brief_says_the_probabilities_sentences_when_an_option_of_theirs_is_asked(files, capsys):
+    """--calibration, --calibration-class, --bins, --prior, --clip change the probabilities' sections, which one
+    screen leaves out: asked for, their sentences are said (not a silent default); not asked, one screen stays
+    as it was."""
+    base = ["report", TWO_CLASS, "--truth", "truth", "--score", "Class1", "--brief", "--bootstrap", "200"]
+    status, plain, err = run(base, capsys)
+    assert status == 0 and "calibration" not in plain and "quadratic loss" not in plain
+    status, out, err = run([*base, "--calibration", "hierarchy,curve"], capsys)
+    assert status == 0, err
+    assert "significantly miscalibrated" in out and "(Eavg)" in out and "expected calibration error" not in out
+    status, out, err = run([*base, "--calibration", "table", "--bins", "5"], capsys)
+    assert status == 0 and "(expected calibration error)" in out and "(Eavg)" not in out
+    three = ["report", str(files / "three.csv"), "--truth", "y", "--proba", "a,b,c", "--brief", "--bootstrap", "200"]
+    status, out, err = run([*three, "--calibration-class", "b"], capsys)
+    assert status == 0, err
+    assert "For class 'b', predicted and observed" in out and "the probabilities of class 'b' are" in out
+    assert len(out.splitlines()) <= 40

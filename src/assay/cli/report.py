@@ -217,6 +217,7 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
       assay report preds.csv --truth y --score p --html report.html --plots plots/
     """
     from assay.evaluation import evaluate, evaluate_confusion
+    from assay.evaluation.options import PROBABILITY_OPTIONS
     from assay.report.text import render_text
 
     _refuse_inapplicable(confusion_file, pred, score, proba, task)
@@ -307,7 +308,9 @@ def report(file: str | None, truth: str | None, pred: str | None, score: str | N
         return
     result = in_cli_words(replace(result, source=source))
     write_pictures(result, html, plots)
-    render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief))
+    asked = bool(set(PROBABILITY_OPTIONS) & set(options.asked()))  # one screen then says their sentences
+    render(result, fmt, output, text=lambda tty, width: render_text(result, color=tty, width=width, brief=brief,
+                                                                    probabilities=asked))
 
 
 def _report_groups(result: Any, source: dict[str, Any], fmt: str, output: str | None, html: str | None,

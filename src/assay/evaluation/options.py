@@ -46,7 +46,7 @@ from assay.metrics.decision import (
 )
 
 __all__ = ["Options", "options_from", "keywords_of", "NAMES", "DEFAULTS", "at_default", "THRESHOLD_CRITERIA", "DIRECTIONS",
-           "AUC_INTERVALS"]
+           "AUC_INTERVALS", "PROBABILITY_OPTIONS"]
 
 THRESHOLD_CRITERIA = {"youden": "Youden's J (the largest TPR - FPR)",
                       "closest": "the ROC point closest to the corner (0, 1)",
@@ -200,6 +200,11 @@ class Options:
         budget of the engines, is not an option of the analysis and is never listed)."""
         return [f.name for f in fields(self) if f.name != "memory" and not at_default(getattr(self, f.name), f.default)]
 
+
+PROBABILITY_OPTIONS = ("prior", "clip", "calibration_bins", "calibration_strategy", "calibration_parts",
+                       "calibration_class")
+"""The options of the probabilities' losses and calibration (a one-screen report says their sentences when one
+is asked for)."""
 
 NAMES = tuple(f.name for f in fields(Options))
 """The names of every option, in order."""

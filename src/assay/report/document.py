@@ -345,13 +345,14 @@ def _brief_words(ev: Evaluation) -> list[str]:
     return words
 
 
-def _brief_document(b: Builder, ev: Evaluation) -> list[Block]:
-    """One screen: the headline metrics with their intervals, and the tests in a sentence each."""
+def _brief_document(b: Builder, ev: Evaluation, probabilities: bool = False) -> list[Block]:
+    """One screen: the headline metrics with their intervals, and the tests in a sentence each
+    (``probabilities``: and the probabilities' sentences)."""
     level = level_text(ev.confidence)
     items = [(_title(name, ev.beta), ev.metrics[name], _is_percent(name)) for name in BRIEF_METRICS
              if name in ev.metrics and not (name in ("recall", "precision", "specificity") and ev.positive is None)]
     brief_table(b, items + _brief_ranking(ev), level)
-    words = _brief_words(ev)
+    words = _brief_words(ev) + _brief_probabilities(ev, probabilities)
     if ev.net_benefit is not None:
         words.append(ev.net_benefit.verdict())
     if words:  # none with weights that are not counts: the notes say why
@@ -361,7 +362,16 @@ def _brief_document(b: Builder, ev: Evaluation) -> list[Block]:
     return b.blocks
 
 
-def _threshold_free_document(b: Builder, ev: Evaluation, brief: bool) -> list[Block]:
+def _brief_probabilities(ev: Evaluation, asked: bool) -> list[str]:
+    """The sentences of the probabilities' losses and calibration for one screen, when an option of theirs was
+    asked for (``--calibration``, ``--bins``, ``--prior``, ...): the sections are left out, their sentences kept."""
+    if not asked or ev.probabilistic is None:
+        return []
+    return _probabilistic_section(Builder(), ev.probabilistic)
+
+
+def _threshold_free_document(b: Builder, ev: Evaluation, brief: bool, probabilities: bool = False
+                             ) -> list[Block]:
     """Scores without a threshold: the ranking analysis, the truth's prevalence, and words."""
     level = level_text(ev.confidence)
     prevalence = ev.metrics.get("prevalence")
@@ -372,7 +382,7 @@ def _threshold_free_document(b: Builder, ev: Evaluation, brief: bool) -> list[Bl
     extra = Builder() if brief else b
     if brief:
         brief_table(b, _brief_ranking(ev), level)
-    words += ranking_section(extra, ev)
+    words += ranking_section(extra, ev) + _brief_probabilities(ev, brief and probabilities)
     b.heading("In words")
     for w in words:
         b.para(w)
@@ -423,8 +433,9 @@ def _tests_section(b: Builder, ev: Evaluation) -> None:
             b.para(f"Warning: {note}", "strong")
 
 
-def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
-    """The blocks of an ``assay report`` on one classifier (``brief``: one screen of it)."""
+def evaluation_document(ev: Evaluation, *, brief: bool = False, probabilities: bool = False) -> list[Block]:
+    """The blocks of an ``assay report`` on one classifier (``brief``: one screen of it; ``probabilities``: with
+    the sentences of the probabilities' losses and calibration, when an option of theirs was asked for)."""
     b = Builder()
     if not brief:  # one screen starts with the headline
         b.heading("assay report", 1)
@@ -437,9 +448,9 @@ def evaluation_document(ev: Evaluation, *, brief: bool = False) -> list[Block]:
     if brief:
         b.para("")
     if not ev.thresholded:
-        return _threshold_free_document(b, ev, brief)
+        return _threshold_free_document(b, ev, brief, probabilities)
     if brief:
-        return _brief_document(b, ev)
+        return _brief_document(b, ev, probabilities)
 
     b.heading("Confusion matrix")
     if len(ev.labels) <= MAX_CLASSES_DRAWN:
@@ -545,6 +556,22 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
                                                                   strict=True))
     source = "training data (given)" if p.prior.source == "given" else p.prior.source
     b.para(f"prior classifier (predicts the class frequencies of the {source}): {prior}", "muted")
+    words = []
+    rel = p.relative_quadratic_loss
+    if rel.value is not None:
+        better = "better" if rel.value < 1 else "no better"
+        words.append(f"The probabilities' quadratic loss is {rel.value:.2f} times the prior classifier's: "
+                     f"{better} than predicting the class frequencies for everyone.")
+    if p.infinite_information_loss:
+        words.append(f"{p.infinite_information_loss:,} instance(s) got probability 0 for their true class, "
+                     f"so the information loss is infinite.")
+    return words + _calibration_sections(b, p, level)
+
+
+def _calibration_sections(b: Builder, p: Any, level: str) -> list[str]:
+    """The calibration's sections that the probabilistic analysis ``p`` holds (the table and ECE, mean and weak
+    calibration, the lowess curve's E-statistics, the Brier decomposition: ``--calibration`` chooses), and
+    their sentences."""
     cal = p.calibration
     if cal is not None:  # not asked for: calibration parts without the table
         b.heading(f"Calibration ({cal.target}, {cal.strategy} bins)")
@@ -565,14 +592,6 @@ def _probabilistic_section(b: Builder, p: Any) -> list[str]:
         hierarchy_words += _calibration_moderate(b, p.moderate, getattr(p, "brier_decomposition", None), level,
                                                  of_class)
     words = []
-    rel = p.relative_quadratic_loss
-    if rel.value is not None:
-        better = "better" if rel.value < 1 else "no better"
-        words.append(f"The probabilities' quadratic loss is {rel.value:.2f} times the prior classifier's: "
-                     f"{better} than predicting the class frequencies for everyone.")
-    if p.infinite_information_loss:
-        words.append(f"{p.infinite_information_loss:,} instance(s) got probability 0 for their true class, "
-                     f"so the information loss is infinite.")
     if cal is not None:
         words.append(f"{'Predicted' if one is None else f'For class {one!r}, predicted'} and observed frequencies "
                      f"differ by {percent(cal.ece)} on average (expected calibration error).")

@@ -130,6 +130,9 @@ def render_blocks_text(blocks: list[Block], *, color: bool | None = None, width:
     return "\n".join(line.rstrip() for line in buffer.getvalue().split("\n"))
 
 
-def render_text(evaluation: Any, *, color: bool | None = False, width: int | None = None, brief: bool = False) -> str:
-    """The terminal summary of an ``Evaluation`` (``brief``: one screen of it)."""
-    return render_blocks_text(evaluation_document(evaluation, brief=brief), color=color, width=width)
+def render_text(evaluation: Any, *, color: bool | None = False, width: int | None = None, brief: bool = False,
+                probabilities: bool = False) -> str:
+    """The terminal summary of an ``Evaluation`` (``brief``: one screen of it; ``probabilities``: with the
+    sentences of the probabilities' losses and calibration, when an option of theirs was asked for)."""
+    return render_blocks_text(evaluation_document(evaluation, brief=brief, probabilities=probabilities),
+                              color=color, width=width)
