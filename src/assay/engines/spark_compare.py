@@ -59,6 +59,7 @@ from assay.evaluation.paired import (
     refuse_score_options,
     score_pair_tests,
 )
+from assay.inference.roc import placement_formula
 from assay.inputs import encode_labels
 from assay.limits import DEFAULT_MEMORY
 from assay.summaries.confusion import ConfusionCounts
@@ -355,8 +356,10 @@ def _totals() -> Callable[[Iterator[Any]], Iterator[Any]]:
 
 def _placements(offsets: dict[float, tuple[int, int]], n_pos: int, n_neg: int
                 ) -> Callable[[Iterator[Any]], Iterator[Any]]:
-    """A partition's placements by score, from its counts and its offsets (found by its lowest score), as
-    :func:`assay.inference.roc.placements` computes them (runs on the executors: numpy and pyarrow only)."""
+    """A partition's placements by score, from its counts and its offsets (found by its lowest score), by
+    :func:`assay.inference.roc.placement_formula` (runs on the executors: numpy and pyarrow only)."""
+    formula = placement_formula()
+
     def placements(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa  # numpy, the module's own, travels by reference: the executors have it
 
@@ -368,10 +371,8 @@ def _placements(offsets: dict[float, tuple[int, int]], n_pos: int, n_neg: int
         pos = table.column("pos").to_numpy().astype(np.float64)
         neg = table.column("neg").to_numpy().astype(np.float64)
         below_neg, above_pos = offsets[float(s[0])]
-        neg_below = below_neg + np.cumsum(neg) - neg
-        pos_above = above_pos + (pos.sum() - np.cumsum(pos))
-        v10 = (neg_below + 0.5 * neg) / n_neg
-        v01 = (pos_above + 0.5 * pos) / n_pos
+        v10, v01 = formula(below_neg + np.cumsum(neg) - neg, neg, above_pos + (pos.sum() - np.cumsum(pos)), pos,
+                           n_neg, n_pos)
         yield pa.RecordBatch.from_arrays([pa.array(s), pa.array(v10), pa.array(v01)], names=["s", "v10", "v01"])
 
     return placements

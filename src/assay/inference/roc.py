@@ -20,6 +20,7 @@ precision-recall curve: point estimates and confidence intervals, ECML PKDD.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +40,7 @@ from assay.metrics.ranking import (
 from assay.summaries.scores import ScoreCounts
 from assay.summaries.walk import Piece
 
-__all__ = ["DeLongFold", "DeLongResult", "delong", "placements", "bootstrap_auc_ci", "logit_interval"]
+__all__ = ["DeLongFold", "DeLongResult", "delong", "placement_formula", "placements", "bootstrap_auc_ci", "logit_interval"]
 
 
 @dataclass(frozen=True)
@@ -53,18 +54,28 @@ class DeLongResult:
     method: str = "delong"
 
 
-def placements(sc: ScoreCounts) -> tuple[np.ndarray, np.ndarray]:
-    """Placement value of each score group for positives (V10) and negatives (V01).
+def placement_formula() -> Callable[..., tuple[np.ndarray, np.ndarray]]:
+    """DeLong's placement values of score groups from their class counts and the counts around them:
+    ``formula(neg_below, neg_at, pos_above, pos_at, n_neg, n_pos)`` gives
 
-    V10[g] = (negatives below g + 1/2 negatives at g) / N;
-    V01[g] = (positives above g + 1/2 positives at g) / P.
-    The AUC is the positives' mean V10 and also the negatives' mean V01.
-    """
+    V10[g] = (negatives below g + 1/2 negatives at g) / N, the positives' placements;
+    V01[g] = (positives above g + 1/2 positives at g) / P, the negatives'.
+
+    The one definition, for every engine: made inside this function so that it travels to Spark's executors by
+    value (cloudpickle pickles a module's top-level function by reference, which would need assay there)."""
+    def formula(neg_below: Any, neg_at: Any, pos_above: Any, pos_at: Any, n_neg: float, n_pos: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+        return (neg_below + 0.5 * neg_at) / n_neg, (pos_above + 0.5 * pos_at) / n_pos
+
+    return formula
+
+
+def placements(sc: ScoreCounts) -> tuple[np.ndarray, np.ndarray]:
+    """Placement value of each score group for positives (V10) and negatives (V01) (:func:`placement_formula`).
+    The AUC is the positives' mean V10 and also the negatives' mean V01."""
     tc = threshold_counts(sc)
     n_pos, n_neg = float(tc.n_positive), float(tc.n_negative)
-    v10 = (n_neg - tc.fp + 0.5 * sc.negatives) / n_neg
-    v01 = (tc.tp - 0.5 * sc.positives) / n_pos
-    return v10, v01
+    return placement_formula()(n_neg - tc.fp, sc.negatives, tc.tp - sc.positives, sc.positives, n_neg, n_pos)
 
 
 def delong(sc: ScoreCounts, *, confidence: float = 0.95) -> DeLongResult:
