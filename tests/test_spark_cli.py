@@ -152,7 +152,7 @@ def test_a_score_written_as_text_is_named_as_in_memory(spark, tmp_path, capsys):
     frame.to_csv(path, index=False)
     status, out, err = run(capsys, str(path), "--truth", "truth", "--score", "score", "--engine", "spark")
     assert (status, out) == (2, "")
-    assert err == (f"assay: error: column 'score': 'high' is not a number (a row with truth = "
+    assert err == (f"assay: error: {path}: column 'score': 'high' is not a number (a row with truth = "
                    f"{frame.truth[7]!r}, score = 'high')\n")
 
 

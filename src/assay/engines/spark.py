@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
+from urllib.parse import unquote
 
 import numpy as np
 
@@ -100,18 +101,20 @@ def check_columns(df: Any, columns: list[str]) -> None:
 
 
 def first_bad(df: Any, truth: str, other: str, numeric: bool) -> None:
-    """Name a missing or non-finite value, or a text that is not a number, as the in-memory checks do
-    (Spark rows have no number: the message shows the row's values instead). One row at most reaches the
-    driver."""
+    """Name a missing or non-finite value, or a text that is not a number, as the in-memory checks do, with
+    the part (file) it was read from where Spark knows it (``input_file_name``; Spark rows have no number: the
+    message shows the row's values instead). One row at most reaches the driver."""
     F = functions()
     t, o = F.col(truth), F.col(other)
     bad = t.isNull() | o.isNull()
     if numeric:
         number = _as_number(df, other)
         bad = bad | number.isNull() | F.isnan(number) | (number == float("inf")) | (number == float("-inf"))
-    rows = df.select(truth, other).where(bad).limit(1).collect()
+    rows = df.select(truth, other, F.input_file_name()).where(bad).limit(1).collect()
     if rows:
         row = rows[0]
+        part = str(row[2] or "")
+        part = unquote(part[len("file://"):]) if part.startswith("file://") else part  # a local path as given
         name = truth if row[0] is None else other
         value = row[0] if row[0] is None else row[1]
         if value is None or (isinstance(value, float) and value != value):
@@ -121,7 +124,7 @@ def first_bad(df: Any, truth: str, other: str, numeric: bool) -> None:
         else:
             what = f"{value!r} is not a finite number"
         raise InvalidInput(f"{what} (a row with {truth} = {row[0]!r}, {other} = {row[1]!r})",
-                           field=f"column {name!r}")
+                           field=f"{part}: column {name!r}" if part else f"column {name!r}")
 
 
 def _as_number(df: Any, column: str) -> Any:
