@@ -33,6 +33,11 @@ and on Spark's executors:
    ``TOLERANCE`` (1e-10) of the estimates: typically one walk, at times two. The last walk also gives the
    information matrix and the deviance (less the last step's gain, by Newton's quadratic model).
 
+The folds take fewer passes over a block whose p are all within (0, 1): the first walk's, when the scores are in
+a summary's order (decreasing: each bin of logit(p) is a run of the block), with the same numbers bit for bit;
+Newton's, with logit(p) and its products with the instances once for both models and no exp at b = 1 (exp(η) =
+e^a·p/(1 − p)), the same sums to rounding, the free model's deviance (the unreliability test's) bit for bit.
+
 Where the classes are separated by the scores (no finite maximum likelihood: the greatest p of one class is at
 most the least of the other, known from the first walk), or the fit does not converge, the models are undefined
 and say so.
@@ -47,6 +52,7 @@ Harrell FE. rms: Regression Modeling Strategies, ``val.prob``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -82,15 +88,34 @@ BLOCK = 1 << 17
 executors is one piece, however long): the temporaries stay about 1 MiB each."""
 
 
-def _blocks(p: Any) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]]:
-    """A piece's scores and instances of each class (as floats), ``BLOCK`` entries at a time, with which scores
-    are within (0, 1) (None: all of them)."""
+def _summary_blocks(p: Any) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, Any]]:
+    """A piece's scores (as floats) and instances of each class (as kept), ``BLOCK`` entries at a time, with the
+    block's cumulative counts (tp, fp, tp before, fp before) where the piece has them as whole counts (else None)."""
+    tp, fp = (None if c is None else np.asarray(c) for c in (getattr(p, "tp", None), getattr(p, "fp", None)))
+    whole = tp is not None and fp is not None and tp.dtype.kind in "iu" and fp.dtype.kind in "iu"
     for start in range(0, len(p.scores), BLOCK):
-        s = np.asarray(p.scores[start:start + BLOCK], dtype=np.float64)
-        w1 = np.asarray(p.positives[start:start + BLOCK], dtype=np.float64)
-        w0 = np.asarray(p.negatives[start:start + BLOCK], dtype=np.float64)
-        inside = (s > 0.0) & (s < 1.0)
-        yield s, w1, w0, (None if inside.all() else inside)
+        stop = start + BLOCK
+        cumulative = None
+        if whole:
+            before = (p.tp_before, p.fp_before) if start == 0 else (tp[start - 1], fp[start - 1])
+            cumulative = (tp[start:stop], fp[start:stop], *before)
+        yield (np.asarray(p.scores[start:stop], dtype=np.float64), np.asarray(p.positives[start:stop]),
+               np.asarray(p.negatives[start:stop]), cumulative)
+
+
+def _as_floats(s: np.ndarray, positives: np.ndarray, negatives: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """A block's scores and instances of each class as floats, with which scores are within (0, 1) (None: all
+    of them)."""
+    inside = (s > 0.0) & (s < 1.0)
+    return (s, np.asarray(positives, dtype=np.float64), np.asarray(negatives, dtype=np.float64),
+            None if inside.all() else inside)
+
+
+def _in_order(s: np.ndarray) -> bool:
+    """Whether a block's scores are as a summary keeps them: decreasing, all within (0, 1) (the folds' fast
+    paths; else the general ones)."""
+    return len(s) > 0 and 0.0 < s[-1] and s[0] < 1.0 and bool(np.all(s[1:] < s[:-1]))
 
 
 def _logistic_sums(x: np.ndarray, xx: np.ndarray, w1: np.ndarray, n: np.ndarray, a: float, b: float) -> np.ndarray:
@@ -115,6 +140,81 @@ def _logistic_sums(x: np.ndarray, xx: np.ndarray, w1: np.ndarray, n: np.ndarray,
     return np.array([w1.sum() - fitted.sum(), w1 @ x - fitted @ x, e.sum(), e @ x, e @ xx, deviance])
 
 
+def _general_logistic_sums(s: np.ndarray, positives: np.ndarray, negatives: np.ndarray,
+                           points: tuple[tuple[float, float], ...], out: np.ndarray) -> None:
+    """Add :func:`_logistic_sums` at each (a, b) of ``points`` to the rows of ``out``, over the instances of a block
+    whose p is within (0, 1)."""
+    s, w1, w0, inside = _as_floats(s, positives, negatives)
+    if inside is not None:
+        s, w1, w0 = s[inside], w1[inside], w0[inside]
+    x = 1.0 - s
+    np.divide(s, x, out=x)
+    np.log(x, out=x)  # logit(p)
+    xx, n = x * x, w1 + w0
+    for row, (a, b) in zip(out, points):
+        row += _logistic_sums(x, xx, w1, n, a, b)
+
+
+def _free_logistic_sums(x: np.ndarray, nx: np.ndarray, nxx: np.ndarray, w1: np.ndarray, n: np.ndarray, events: float,
+                        events_x: float, a: float, b: float) -> np.ndarray:
+    """:func:`_logistic_sums` given n·x and n·x² (x = logit(p)), Σ y and Σ y·x: its deviance bit for bit (the same
+    operations on the same arrays), the other sums to rounding."""
+    eta = x * b
+    eta += a
+    e = np.copysign(eta, -1.0)  # −|η|
+    np.exp(e, out=e)
+    inv = e + 1.0
+    np.divide(1.0, inv, out=inv)  # as np.reciprocal, bit for bit (numpy's divide is vectorised, its reciprocal not)
+    e *= inv  # e/(1 + e)
+    fitted = np.where(eta >= 0.0, inv, e)
+    fitted *= n  # n·μ
+    e *= inv  # μ(1 − μ)
+    np.log(inv, out=inv)  # −log(1 + e)
+    events_eta = w1 @ eta
+    np.maximum(eta, 0.0, out=eta)
+    deviance = 2.0 * (n @ eta - n @ inv - events_eta)  # Σ n·log(1 + exp(η)) − y·η
+    return np.array([events - fitted.sum(), events_x - fitted @ x, n @ e, nx @ e, nxx @ e, deviance])
+
+
+LARGEST_ETA = 700.0
+"""At b = 1, :class:`LogisticFold` takes exp(η) = e^a·p/(1 − p) itself where η = a + logit(p) is at most this over a
+block (exp overflows beyond 709.78); else exp(−|η|), as :func:`_logistic_sums`."""
+
+
+def _fast_logistic_sums(s: np.ndarray, positives: np.ndarray, negatives: np.ndarray, cumulative: Any,
+                        points: tuple[tuple[float, float], ...], out: np.ndarray, span: tuple[float, float]) -> None:
+    """Add :func:`_logistic_sums` at each (a, b) of ``points`` to the rows of ``out``, over a block of scores within
+    (0, 1) whose logit(p) spans ``span`` (least, greatest; to a few ulps), in fewer passes: logit(p), n·logit(p)
+    and n·logit(p)² once for every point; at b = 1 (the offset-only model) no exp: with t = exp(η) = e^a·p/(1 − p),
+    μ = t/(1 + t), μ(1 − μ) = μ/(1 + t) and log(1 + exp(η)) = log(1 + t), the same sums to rounding; at another b
+    (the free model) :func:`_free_logistic_sums`, its deviance bit for bit."""
+    w1 = np.asarray(positives, dtype=np.float64)
+    n = np.asarray(positives + negatives, dtype=np.float64)
+    odds = 1.0 - s
+    np.divide(s, odds, out=odds)  # p/(1 − p)
+    x = np.log(odds)  # logit(p)
+    events = float(cumulative[0][-1] - cumulative[2]) if cumulative is not None else w1.sum()
+    events_x = w1 @ x
+    nx = n * x
+    nxx = nx * x
+    for row, (a, b) in zip(out, points):
+        if b != 1.0:
+            row += _free_logistic_sums(x, nx, nxx, w1, n, events, events_x, a, b)
+            continue
+        if a + span[1] > LARGEST_ETA:  # exp(η) could overflow
+            row += _logistic_sums(x, x * x, w1, n, a, b)
+            continue
+        t = odds * math.exp(a)
+        inv = t + 1.0
+        np.divide(1.0, inv, out=inv)  # 1 − μ
+        t *= inv  # μ
+        fitted = n * t
+        t *= inv  # μ(1 − μ)
+        np.log(inv, out=inv)  # −log(1 + exp(η))
+        deviance = 2.0 * (-(n @ inv) - (a * events + events_x))  # Σ n·log(1 + exp(η)) − y·η
+        row += [events - fitted.sum(), events_x - fitted @ x, n @ t, nx @ t, nxx @ t, deviance]
+
+
 @dataclass(frozen=True)
 class LogisticFold:
     """The score (gradient), the information matrix and the deviance of the logistic recalibration
@@ -125,20 +225,18 @@ class LogisticFold:
     a: float
     b: float
     more: tuple[tuple[float, float], ...] = ()
-    columns = ("scores", "positives", "negatives")
+    columns = ("scores", "positives", "negatives", "tp", "fp")
 
     def piece(self, p: Any) -> np.ndarray:
         points = ((self.a, self.b), *self.more)
         out = np.zeros((len(points), 6))
-        for s, w1, w0, inside in _blocks(p):
-            if inside is not None:
-                s, w1, w0 = s[inside], w1[inside], w0[inside]
-            x = 1.0 - s
-            np.divide(s, x, out=x)
-            np.log(x, out=x)  # logit(p)
-            xx, n = x * x, w1 + w0
-            for row, (a, b) in zip(out, points):
-                row += _logistic_sums(x, xx, w1, n, a, b)
+        for s, positives, negatives, cumulative in _summary_blocks(p):
+            low, high = (s.min(), s.max()) if len(s) else (0.0, 0.0)
+            if 0.0 < low and high < 1.0:  # every p within (0, 1)
+                _fast_logistic_sums(s, positives, negatives, cumulative, points, out,
+                                    (math.log(low / (1.0 - low)), math.log(high / (1.0 - high))))
+                continue
+            _general_logistic_sums(s, positives, negatives, points, out)
         return out[0] if not self.more else out
 
     def combine(self, partials: list[np.ndarray], look: Any) -> np.ndarray:
@@ -168,6 +266,14 @@ class CalibrationSumsFold:
         return np.sum(partials, axis=0) if partials else np.zeros(6)
 
 
+@functools.cache
+def _bin_edges(bins: int) -> np.ndarray:
+    """The inner edges of ``bins`` bins of logit(p) (:data:`START_BINS`): bin j holds [edges[j − 1], edges[j])."""
+    edges = -START_RANGE + (2.0 * START_RANGE / bins) * np.arange(1, bins)
+    edges.flags.writeable = False
+    return edges
+
+
 @dataclass(frozen=True)
 class CalibrationStart:
     """What the first walk gives (:class:`CalibrationStartFold`): ``sums`` as :class:`CalibrationSumsFold`'s;
@@ -187,15 +293,82 @@ class CalibrationStartFold:
     """The first walk of :func:`calibration_hierarchy` (see the module): a :class:`CalibrationStart`."""
 
     bins: int = START_BINS
-    columns = ("scores", "positives", "negatives")
+    columns = ("scores", "positives", "negatives", "tp", "fp")
 
     def piece(self, p: Any) -> CalibrationStart:
         sums, fixed = np.zeros(6), np.zeros(4)
         extremes = np.array([np.inf, -np.inf, np.inf, -np.inf])
         moments = np.zeros((self.bins, 4))
-        for s, w1, w0, inside in _blocks(p):
-            self._block(s, w1, w0, inside, sums, fixed, extremes, moments)
+        for s, positives, negatives, cumulative in _summary_blocks(p):
+            if _in_order(s):
+                self._ordered_block(s, positives, negatives, cumulative, sums, fixed, extremes, moments)
+            else:
+                self._block(*_as_floats(s, positives, negatives), sums, fixed, extremes, moments)
         return CalibrationStart(sums, fixed, extremes, moments)
+
+    def _ordered_block(self, s: np.ndarray, positives: np.ndarray, negatives: np.ndarray, cumulative: Any,
+                       sums: np.ndarray, fixed: np.ndarray, extremes: np.ndarray, moments: np.ndarray) -> None:
+        """:meth:`_block` of a block of a summary's scores (decreasing, within (0, 1): :func:`_in_order`) in fewer
+        passes, its numbers bit for bit: the classes' extremes where their cumulative counts first and last grow,
+        and each bin of logit(p) a run of the block, found by binary searches (checked at the runs' ends against
+        :meth:`_bin_of`: else binned as :meth:`_block` bins)."""
+        w1, w0 = np.asarray(positives, dtype=np.float64), np.asarray(negatives, dtype=np.float64)
+        n = w1 + w0
+        if cumulative is not None:  # whole counts: their sums are exact, and the cumulative counts have them
+            events, non_events = float(cumulative[0][-1] - cumulative[2]), float(cumulative[1][-1] - cumulative[3])
+        else:
+            events, non_events = w1.sum(), w0.sum()
+        tilt = s * -2.0
+        tilt += 1.0
+        residual = n * s
+        expected = residual.sum()
+        np.subtract(w1, residual, out=residual)  # y − p
+        rest = 1.0 - s
+        log_s, log_rest = np.log(s), np.log(rest)  # log(1 − p) to 1.2e-16 (absolute), as log1p but faster
+        rest *= s
+        rest *= tilt
+        rest *= tilt  # (1 − 2p)² p (1 − p)
+        sums += [events + non_events if cumulative is not None else n.sum(), events, expected, residual @ tilt,
+                 n @ rest, 0.0]
+        below = np.subtract(log_rest, log_s, out=tilt)  # −logit(p): increasing
+        fixed += [-2.0 * (w1 @ log_s + w0 @ log_rest), events, -(w1 @ below), non_events]
+        for i, w, counts in ((0, positives, None if cumulative is None else cumulative[0::2]),
+                             (2, negatives, None if cumulative is None else cumulative[1::2])):
+            if counts is not None:  # the first entry that holds some of the class, and the last
+                first = int(np.searchsorted(counts[0], counts[1], side="right"))
+                last = int(np.searchsorted(counts[0], counts[0][-1], side="left")) if first < len(s) else -1
+            else:
+                held = w > 0
+                first = int(np.argmax(held))
+                last = len(s) - 1 - int(np.argmax(held[::-1])) if held[first] else -1
+            if last >= 0:
+                extremes[i], extremes[i + 1] = min(extremes[i], s[last]), max(extremes[i + 1], s[first])
+        edges = _bin_edges(self.bins)
+        top, bottom = np.searchsorted(edges, [-below[0], -below[-1]], side="right")
+        # bin j holds logit(p) within [edges[j − 1], edges[j]): the runs of the bins from top's down to bottom's
+        starts = np.concatenate(([0], np.searchsorted(below, -edges[bottom:top], side="right")[::-1]))
+        stops = np.append(starts[1:], len(s))
+        held = stops > starts
+        k, starts, stops = np.arange(top, bottom - 1, -1)[held], starts[held], stops[held]
+        if not np.array_equal(self._bin_of(-below[np.concatenate((starts, stops - 1))]), np.concatenate((k, k))):
+            self._moments(-below, n, moments)  # a run's ends binned otherwise by _block (logit(p) at an edge)
+            return
+        width = 2.0 * START_RANGE / self.bins
+        d = below
+        for j, start, stop in zip(k.tolist(), starts.tolist(), stops.tolist()):
+            d[start:stop] += (j + 0.5) * width - START_RANGE  # −(logit(p) − its bin's centre)
+        nd = n * d
+        nd2 = nd * d
+        d *= nd2
+        if cumulative is not None:  # whole counts: each run's instances from the cumulative counts at its ends
+            tp, fp, tp_before, fp_before = cumulative
+            at = np.concatenate((starts, [len(s)])) - 1
+            so_far = np.where(at >= 0, tp[at] + fp[at], tp_before + fp_before)
+            instances = np.diff(so_far).astype(np.float64)
+        else:
+            instances = np.add.reduceat(n, starts)
+        moments[k] += np.stack([instances, -np.add.reduceat(nd, starts), np.add.reduceat(nd2, starts),
+                                -np.add.reduceat(d, starts)], axis=1)
 
     def _block(self, s: np.ndarray, w1: np.ndarray, w0: np.ndarray, inside: np.ndarray | None, sums: np.ndarray,
                fixed: np.ndarray, extremes: np.ndarray, moments: np.ndarray) -> None:
@@ -226,16 +399,24 @@ class CalibrationStartFold:
             else:
                 low, high = np.where(held, s, np.inf).min(), np.where(held, s, -np.inf).max()
             extremes[i], extremes[i + 1] = min(extremes[i], low), max(extremes[i + 1], high)
-        width = 2.0 * START_RANGE / self.bins
+        self._moments(x, n, moments)
+
+    def _bin_of(self, x: np.ndarray) -> np.ndarray:
+        """The bins of logit(p) ``x``, as indices."""
         k = x + START_RANGE
-        k *= 1.0 / width
+        k *= 1.0 / (2.0 * START_RANGE / self.bins)
         np.floor(k, out=k)
         np.clip(k, 0, self.bins - 1, out=k)
+        return k.astype(np.intp)
+
+    def _moments(self, x: np.ndarray, n: np.ndarray, moments: np.ndarray) -> None:
+        """Add the instances ``n`` at logit(p) ``x`` to the moments of their bins."""
+        width = 2.0 * START_RANGE / self.bins
+        k = self._bin_of(x)
         d = k + 0.5
         d *= width
         d -= START_RANGE
         np.subtract(x, d, out=d)  # logit(p) − its bin's centre
-        k = k.astype(np.intp)
         nd = n * d
         nd2 = nd * d
         d *= nd2

@@ -121,6 +121,10 @@ class DecisionBinsFold:
     threshold, bin ``m`` at or above the last. The result is (positives, negatives), float64 arrays of
     ``len(thresholds) + 1`` bins (exact counts while they stay below 2**53).
 
+    A summary's piece has its scores in decreasing order: each bin is a run of it, found by a binary search a
+    threshold, and its whole counts are differences of the piece's cumulative counts (weights are added in order,
+    as for a piece in any other order, whose scores are each looked up).
+
     >>> from assay.summaries.walk import Piece
     >>> fold = DecisionBinsFold((0.2, 0.5))
     >>> s, pos, neg = np.array([0.9, 0.5, 0.2, 0.1]), np.array([2, 1, 0, 1]), np.array([0, 1, 3, 2])
@@ -129,14 +133,35 @@ class DecisionBinsFold:
     """
 
     thresholds: tuple[float, ...]
-    columns = ("scores", "positives", "negatives")
+    columns = ("scores", "positives", "negatives", "tp", "fp")
 
     def piece(self, p: Any) -> tuple[np.ndarray, np.ndarray]:
         bins = len(self.thresholds) + 1
-        where = np.searchsorted(np.asarray(self.thresholds, dtype=np.float64),
-                                np.asarray(p.scores, dtype=np.float64), side="right")
+        pt = np.asarray(self.thresholds, dtype=np.float64)
+        scores = np.asarray(p.scores, dtype=np.float64)
+        down = np.negative(scores)  # increasing where the scores decrease, as a summary's do
+        if len(down) and bool(np.all(down[1:] >= down[:-1])):
+            # a summary's piece: the scores at or above threshold j are its first above[j], so each bin is a run
+            above = np.searchsorted(down, -pt, side="right")
+            edges = np.concatenate(([0], above[::-1], [len(down)]))  # bin m first, bin 0 last
+            tp, fp = (None if c is None else np.asarray(c) for c in (p.tp, p.fp))
+            if tp is not None and fp is not None and tp.dtype.kind in "iu" and fp.dtype.kind in "iu":
+                # whole counts: a bin's are differences of the cumulative counts (exact), read at the runs' ends
+                return (self._runs(tp, p.tp_before, edges)[::-1].astype(np.float64),
+                        self._runs(fp, p.fp_before, edges)[::-1].astype(np.float64))
+            where = np.repeat(np.arange(bins)[::-1], np.diff(edges))  # weights: summed as below, in order
+        else:
+            where = np.searchsorted(pt, scores, side="right")
         return (np.bincount(where, weights=np.asarray(p.positives, dtype=np.float64), minlength=bins),
                 np.bincount(where, weights=np.asarray(p.negatives, dtype=np.float64), minlength=bins))
+
+    @staticmethod
+    def _runs(cumulative: np.ndarray, before: Any, edges: np.ndarray) -> np.ndarray:
+        """The counts of entries [edges[k], edges[k + 1]) of a piece from its cumulative counts (``before``
+        the piece's)."""
+        at = cumulative[np.maximum(edges - 1, 0)].astype(np.int64)
+        at[edges == 0] = int(before)
+        return np.diff(at)
 
     def combine(self, partials: list[tuple[np.ndarray, np.ndarray]], look: Any) -> tuple[np.ndarray, np.ndarray]:
         bins = len(self.thresholds) + 1
