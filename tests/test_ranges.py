@@ -115,7 +115,10 @@ def test_a_report_counts_each_range_a_bounded_number_of_times(spill_dir, monkeyp
     a.pop("notes"), b.pop("notes")
     close(a, b)
     walks = len(counted) / len(set(counted))
-    assert 5 <= walks <= 24, walks  # about 18 walks; a range counted per chunk (or per column) would be hundreds
+    # one walk of every fold, then the reads by index (operating points, thresholds, calibration bins, the drawn
+    # points): each range counted about 7 times (was about 18 when each metric walked on its own); a range
+    # counted per chunk (or per column) would be hundreds
+    assert 5 <= walks <= 9, walks
 
 
 def test_a_small_tmpfs_holds_the_keys_and_the_report_completes(tmp_path):

@@ -39,9 +39,9 @@ conversions and the sorted keys hold several copies of it), else in batches."""
 PARQUET_IN_BATCHES = 16 * 1024**2
 """A Parquet file of scores larger than this (16 MB, about 3·10^6 rows of a float32 score and a label) is
 read in batches whatever the budget: measured here (2 cores, `assay report FILE --truth y --score p`),
-5·10^7 rows in one 235 MB file took 10.9 s and 0.65 GB of memory in batches against 28.5 s and 3.2 GB
-read whole; 5·10^6 rows (24 MB) 5.1 s either way, 0.33 GB against 0.68; 10^6 rows (4.7 MB) 3.4 s in
-batches against 2.8 s whole."""
+5·10^7 rows in one 235 MB file took 12.2 s and 0.87 GB of memory in batches against 28.5 s and 3.2 GB
+read whole (5.3 s and 0.84 GiB since the report's one walk: docs/larger-than-memory.md); 5·10^6 rows
+(24 MB) 5.1 s either way, 0.33 GB against 0.68; 10^6 rows (4.7 MB) 3.4 s in batches against 2.8 s whole."""
 
 _interrupted = False
 
