@@ -69,6 +69,7 @@ from assay.metrics.ranking import (
 )
 from assay.metrics.roc_space import (
     REFERENCE_CLASSIFIERS,
+    Hull,
     HullFold,
     inverted,
     iso_performance_slope,
