@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -246,3 +248,35 @@ def test_the_cli_never_writes_over_an_input_or_a_full_directory(table, tmp_path,
     assert os.listdir(full) == ["keep.txt"]
     status, _, err = run(capsys, *common, "-o", str(tmp_path / "no" / "such"))
     assert status == 2 and "no such directory" in err
+
+
+@pytest.mark.parametrize("bad, column, on_executors_path", [
+    ("null", "score", False), ("null", "score", True), ("nan", "score", False), ("nan", "score", True),
+    ("null", "truth", True),
+], ids=["missing score", "missing score on the executors", "nan", "nan on the executors", "missing class"])
+def test_the_cli_names_a_bad_row_in_one_line(spark, monkeypatch, tmp_path, capsys, bad, column, on_executors_path):
+    """A missing score, a NaN or a missing class in the second part of a directory: exit status 2, one line
+    naming the part, the column and the row's values, nothing printed or written; where the summary would be
+    held by the driver and where it would stay on the executors (four range partitions)."""
+    if on_executors_path:
+        monkeypatch.setattr(engine, "HELD_SCORES", 0)
+        monkeypatch.setattr(engine, "PARTITION_SCORES", 150)
+    y, s = data(5, n=600, labels=("neg", "pos"))
+    truth, missing = list(y), np.zeros(len(s), bool)
+    if column == "truth":
+        truth[417] = None
+    elif bad == "null":
+        missing[417] = True
+    else:
+        s[417] = np.nan  # written as a NaN by pyarrow (pandas' to_parquet would write a null)
+    table = pa.table({"truth": pa.array(truth, pa.string()), "score": pa.array(s, mask=missing)})
+    (tmp_path / "parts").mkdir()
+    pq.write_table(table.slice(0, 300), tmp_path / "parts" / "part-0.parquet")
+    pq.write_table(table.slice(300), tmp_path / "parts" / "part-1.parquet")
+    out = tmp_path / "points"
+    status, printed, err = run(capsys, str(tmp_path / "parts"), "--truth", "truth", "--score", "score",
+                               "--kind", "roc", "--engine", "spark", "-o", str(out))
+    assert status == 2 and printed == "", (status, err)
+    assert err.count("\n") == 1 and "part-1.parquet" in err and f"column {column!r}: missing value" in err, err
+    assert {"nan": "score = nan)", "null": "score = None)"}[bad] in err or column == "truth", err
+    assert not out.exists() or os.listdir(out) == []
