@@ -1,8 +1,9 @@
 """Intervals for means of per-instance values and for ratios of means.
 
-The losses of probabilistic predictions (seed 002) are means of per-instance
-losses; their intervals come from the central limit theorem. A relative loss
-is a ratio of two correlated means, whose interval comes from the delta method.
+The losses of probabilistic predictions (Witten & Frank, *Data Mining*, section
+5.6) are means of per-instance losses; their intervals come from the central
+limit theorem. A relative loss is a ratio of two correlated means, whose interval
+comes from the delta method.
 """
 
 from __future__ import annotations

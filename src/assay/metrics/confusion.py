@@ -13,8 +13,9 @@ metric says in words why (``undefined``). Nothing is silently 0.
 
 References
 ----------
-Seeds 000-004 (see ``shared/seeds``); Cohen (1960) for kappa; Matthews (1975)
-and Gorodkin (2004) for MCC; Powers (2011) for informedness and markedness.
+T. Fawcett (2006), An introduction to ROC analysis; I. H. Witten, E. Frank, *Data
+Mining*, ch. 5; Cohen (1960) and Carletta (1996) for kappa; Matthews (1975) and
+Gorodkin (2004) for MCC; Powers (2011) for informedness and markedness.
 """
 
 from __future__ import annotations
@@ -325,7 +326,7 @@ BINARY_METRICS: dict[str, BinaryMetric] = {m.name: m for m in _BINARY}
 
 
 def expected_random(matrix: np.ndarray) -> np.ndarray:
-    """The matrix of the random predictor with the same marginals (seed 004).
+    """The matrix of the random predictor with the same marginals: the baseline of kappa.
 
     Cell (i, j) is ``actual_i * predicted_j / n``: a predictor that guesses class
     j as often as the classifier does, independently of the truth.
@@ -341,7 +342,7 @@ def expected_random(matrix: np.ndarray) -> np.ndarray:
 
 
 def chance_agreement(matrices: np.ndarray) -> np.ndarray:
-    """P(E) = sum_i p_i q_i: the accuracy expected by chance (seeds 002, 004)."""
+    """P(E) = sum_i p_i q_i: the accuracy expected by chance (Cohen, 1960; Carletta, 1996)."""
     m = np.asarray(matrices, dtype=np.float64)
     n = m.sum(axis=(-2, -1))
     return _safe_ratio((m.sum(axis=-1) * m.sum(axis=-2)).sum(axis=-1), n * n)

@@ -24,8 +24,9 @@ bins over a two-class score summary as a fold of one walk
 
 References
 ----------
-Seed 002, slides 40-46 (loss functions; relative errors against the "classificatore
-elementare"); I. H. Witten, E. Frank, *Data Mining*, section 5.6.
+I. H. Witten, E. Frank, *Data Mining*, section 5.6 (loss functions); the relative
+loss compares a model with the prior classifier, which gives each class its relative
+frequency, as section 5.8 compares numeric errors with those of predicting the mean.
 """
 
 from __future__ import annotations
@@ -123,12 +124,11 @@ def quadratic_loss(y_true_codes, proba) -> float:
 
     Notes
     -----
-    a_ij = 1 when class j is the true class of instance i, else 0 (seed 002,
-    slide 42).
+    a_ij = 1 when class j is the true class of instance i, else 0.
 
     References
     ----------
-    Seed 002, slides 40-43; I. H. Witten, E. Frank, *Data Mining*, section 5.6.
+    I. H. Witten, E. Frank, *Data Mining*, section 5.6.
 
     Examples
     --------
@@ -163,7 +163,7 @@ def absolute_loss(y_true_codes, proba) -> float:
 
     References
     ----------
-    Seed 002, slide 42; I. H. Witten, E. Frank, *Data Mining*, section 5.6.
+    I. H. Witten, E. Frank, *Data Mining*, section 5.6.
 
     Examples
     --------
@@ -192,7 +192,7 @@ def information_loss_bits(y_true_codes, proba, *, clip: float | None = None) -> 
     -------
     float
         In [0, ∞]: ``inf`` when an instance got probability 0 for its true class
-        (and no ``clip``), as seed 002 says the loss "can be infinite".
+        (and no ``clip``): the information loss can be infinite.
 
     Raises
     ------
@@ -201,7 +201,7 @@ def information_loss_bits(y_true_codes, proba, *, clip: float | None = None) -> 
 
     References
     ----------
-    Seed 002, slides 44-45; I. H. Witten, E. Frank, *Data Mining*, section 5.6.
+    I. H. Witten, E. Frank, *Data Mining*, section 5.6.
 
     Examples
     --------
@@ -390,7 +390,7 @@ class RelativeLoss:
 def relative_loss(
     summary: ProbabilitySummary, loss: RelativeLossName, prior, *, prior_from_data: bool
 ) -> RelativeLoss:
-    """The relative loss R = mean model loss / mean prior-classifier loss (seed 002, slide 46).
+    """The relative loss R = mean model loss / mean prior-classifier loss (the trivial baseline).
 
     Parameters
     ----------

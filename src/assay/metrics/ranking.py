@@ -2,14 +2,14 @@
 
 Every curve is a thin layer over one primitive, ``threshold_counts``: the
 confusion counts at each distinct threshold, with an instance predicted
-positive iff its score >= the threshold (seed 000). Thresholds run from the
+positive iff its score >= the threshold (Fawcett, 2006). Thresholds run from the
 highest score down, so the ROC curve runs from (0, 0) to (1, 1); instances
 with equal scores move together, so ties make diagonal segments.
 
 References
 ----------
 T. Fawcett (2006), An introduction to ROC analysis, Pattern Recognition
-Letters 27:861-874 (seed 003). J. A. Hanley, B. J. McNeil (1982), Radiology
+Letters 27:861-874. J. A. Hanley, B. J. McNeil (1982), Radiology
 143:29-36 (AUC as the Mann-Whitney statistic).
 """
 
@@ -248,7 +248,7 @@ def auc(sc: ScoreCounts) -> float:
 
     Examples
     --------
-    Seed 000: probabilities consistent with the labels (AUC 1), then degraded.
+    Five instances: probabilities consistent with the labels (AUC 1), then degraded.
 
     >>> auc(ScoreCounts.from_arrays([1, 0, 1, 1, 0], [0.7, 0.4, 0.8, 0.7, 0.3]))
     1.0
@@ -368,9 +368,10 @@ def _interp_left(x: np.ndarray, fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
 def pr_points(tc: ThresholdCounts, prevalence: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision, recall and thresholds at every distinct threshold, highest first.
 
-    Precision is TP / (TP + FP); it is not monotone in the threshold (seed 001). At a
-    ``prevalence`` pi (where the classifier will be used), the precision the same rates
-    would give there: TPR pi / (TPR pi + FPR (1 - pi)) (Bayes' rule; recall does not move).
+    Precision is TP / (TP + FP); it is not monotone in the threshold (Davis & Goadrich,
+    2006). At a ``prevalence`` pi (where the classifier will be used), the precision the
+    same rates would give there: TPR pi / (TPR pi + FPR (1 - pi)) (Bayes' rule; recall
+    does not move).
     """
     recall = tc.tp / tc.n_positive
     return precision_at(tc.tp, tc.fp, tc.n_positive, tc.n_negative, prevalence), recall, tc.thresholds
@@ -448,11 +449,12 @@ def lift_points(tc: ThresholdCounts, prevalence: float | None = None) -> tuple[n
     """Depth (share of instances flagged), gains (share of positives found) and lift.
 
     Instances sorted by decreasing score; at each distinct threshold the top
-    (TP + FP) / n of them are taken (seed 002: "le prime i istanze"). Lift is the
-    precision there over the prevalence. At a ``prevalence`` pi (where the classifier
-    will be used), those of a population with that share of positives: the depth
-    pi TPR + (1 - pi) FPR, the gains TPR (they do not move), the lift gains / depth
-    (the precision there over pi), as the data re-weighted to pi give them.
+    (TP + FP) / n of them are taken (the lift chart of Witten & Frank, *Data Mining*,
+    section 5.7). Lift is the precision there over the prevalence. At a ``prevalence``
+    pi (where the classifier will be used), those of a population with that share of
+    positives: the depth pi TPR + (1 - pi) FPR, the gains TPR (they do not move), the
+    lift gains / depth (the precision there over pi), as the data re-weighted to pi
+    give them.
     """
     gains = tc.tp / tc.n_positive
     if prevalence is None:

@@ -6,7 +6,7 @@ entry per bootstrap resample) and returns an array: the same formula gives the p
 estimate and every replicate.
 
 With p the prediction, a the actual value, ā the mean of the actual values and n the
-number of instances (seed 002, slides 48-51):
+number of instances (Witten & Frank, section 5.8):
 
 =================================  ==============================================
 mse                                Σ(p−a)² / n
@@ -24,9 +24,9 @@ mae_relative_to_prediction         Σ(|p−a| / |p|) / n
 =================================  ==============================================
 
 The relative errors compare the model with the trivial one that always predicts ā,
-the mean of the actual values evaluated (seed 002, slide 50; scikit-learn's
-``r2_score`` does the same). Witten & Frank take ā from the training data when it is
-at hand; with a test set of fair size the two hardly differ.
+the mean of the actual values evaluated (as scikit-learn's ``r2_score`` does).
+Witten & Frank take ā from the training data when it is at hand; with a test set of
+fair size the two hardly differ.
 
 A formula that divides by zero gives NaN here, never 0: the relative errors and r2
 when every actual value is the same, the correlation when the actual values or the
@@ -35,9 +35,8 @@ registry entry of each metric says why in words (``undefined``).
 
 References
 ----------
-Seed 002 ("Valutazione di previsioni numeriche", slides 47-52). I. H. Witten and
-E. Frank, *Data Mining: Practical Machine Learning Tools and Techniques*, Morgan
-Kaufmann, section 5.8 "Evaluating numeric prediction".
+I. H. Witten and E. Frank, *Data Mining: Practical Machine Learning Tools and
+Techniques*, Morgan Kaufmann, section 5.8 "Evaluating numeric prediction".
 """
 
 from __future__ import annotations
@@ -145,7 +144,7 @@ def mean_squared_error(s: Sums) -> np.ndarray:
 
     The error function most used for numeric prediction: easy to handle
     mathematically and, under suitable hypotheses, the one that maximises the
-    likelihood of the data (seed 002, slide 48).
+    likelihood of the data.
 
     Parameters
     ----------
@@ -159,7 +158,7 @@ def mean_squared_error(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 48 ("eqm"); Witten & Frank, *Data Mining*, section 5.8.
+    Witten & Frank, *Data Mining*, section 5.8.
 
     Examples
     --------
@@ -185,7 +184,7 @@ def root_mean_squared_error(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 49 ("reqm"); Witten & Frank, section 5.8.
+    Witten & Frank, section 5.8.
 
     Examples
     --------
@@ -211,7 +210,7 @@ def mean_absolute_error(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 49 ("ram"); Witten & Frank, section 5.8.
+    Witten & Frank, section 5.8.
 
     Examples
     --------
@@ -268,7 +267,7 @@ def relative_squared_error(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 50 ("rqr"); Witten & Frank, section 5.8.
+    Witten & Frank, section 5.8.
 
     Examples
     --------
@@ -294,7 +293,7 @@ def root_relative_squared_error(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 50; Witten & Frank, section 5.8.
+    Witten & Frank, section 5.8.
 
     Examples
     --------
@@ -323,7 +322,7 @@ def relative_absolute_error(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 50 ("rar"); Witten & Frank, section 5.8.
+    Witten & Frank, section 5.8.
 
     Examples
     --------
@@ -352,7 +351,7 @@ def r2_score(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 50 (RSE); Witten & Frank, section 5.8.
+    Witten & Frank, section 5.8 (the relative squared error, RSE).
 
     Examples
     --------
@@ -383,7 +382,7 @@ def correlation(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 51 ("corr"); Witten & Frank, section 5.8.
+    Witten & Frank, section 5.8.
 
     Examples
     --------
@@ -404,8 +403,8 @@ def correlation(s: Sums) -> np.ndarray:
 def mse_relative_to_prediction(s: Sums) -> np.ndarray:
     """Mean squared error relative to the prediction, Σ((p−a)/p)² / n.
 
-    Seed 002, slide 49: "sometimes the absolute error p − a is replaced by the error
-    relative to the prediction (p − a)/p". Undefined (NaN) when some p = 0.
+    Sometimes the absolute error p − a is replaced by the error relative to the
+    prediction, (p − a)/p. Undefined (NaN) when some p = 0.
 
     Parameters
     ----------
@@ -417,7 +416,7 @@ def mse_relative_to_prediction(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 49; Witten & Frank, section 5.8.
+    Witten & Frank, section 5.8.
 
     Examples
     --------
@@ -446,7 +445,7 @@ def rmse_relative_to_prediction(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 49; Witten & Frank, section 5.8.
+    Witten & Frank, section 5.8.
 
     Examples
     --------
@@ -475,7 +474,7 @@ def mae_relative_to_prediction(s: Sums) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 49; Witten & Frank, section 5.8.
+    Witten & Frank, section 5.8.
 
     Examples
     --------

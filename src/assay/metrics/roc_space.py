@@ -1,6 +1,6 @@
 """ROC space: the convex hull, operating conditions, costs and reference classifiers.
 
-Seeds 000, 002 and 003: a classifier is a point (FPR, TPR); the constant,
+In ROC space (Fawcett, 2006) a classifier is a point (FPR, TPR); the constant,
 ideal, inverted and random classifiers sit at the corners and on the diagonal;
 mixing two classifiers at random reaches every point of the segment between
 them, so only the convex hull of the available points matters; and the best
@@ -140,13 +140,13 @@ class HullFold:
 
 
 def iso_performance_slope(*, cost_fp: float, cost_fn: float, negatives: float, positives: float) -> float:
-    """The slope m = (c_FP N) / (c_FN P) of the lines of equal expected cost (seed 003).
+    """The slope m = (c_FP N) / (c_FN P) of the lines of equal expected cost (Fawcett, 2006).
 
     ``negatives`` and ``positives`` may be counts or a ratio (e.g. 10 and 1).
 
     Examples
     --------
-    Seed 003, scenario alpha: negatives outnumber positives 10 to 1, equal costs.
+    Fawcett's (2006) scenario alpha: negatives outnumber positives 10 to 1, equal costs.
 
     >>> iso_performance_slope(cost_fp=1, cost_fn=1, negatives=10, positives=1)
     10.0
@@ -293,7 +293,7 @@ def roc_region(fpr: float, tpr: float) -> str:
 
 
 def inverted(fpr: float, tpr: float) -> tuple[float, float]:
-    """The classifier that answers the opposite: (1 - FPR, 1 - TPR) (seed 000)."""
+    """The classifier that answers the opposite: (1 - FPR, 1 - TPR) (Fawcett, 2006)."""
     return (1.0 - fpr, 1.0 - tpr)
 
 
@@ -303,7 +303,7 @@ REFERENCE_CLASSIFIERS: dict[str, tuple[float, float]] = {
     "ideal": (0.0, 1.0),
     "always_wrong": (1.0, 0.0),
 }
-"""Where seed 000's constant, ideal and inverted-ideal classifiers stand; random ones lie on FPR = TPR."""
+"""Where the constant, ideal and inverted-ideal classifiers stand in ROC space; random ones lie on FPR = TPR."""
 
 
 def expected_cost(

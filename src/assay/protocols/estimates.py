@@ -1,7 +1,7 @@
 """The error each protocol defines, from its predictions.
 
-Every method has its own estimator of the true error (002 slides 5 and 13-21;
-003; Efron & Tibshirani 1997 for .632+):
+Every method has its own estimator of the true error (Witten & Frank, ch. 5;
+Han & Kamber 2006; Efron & Tibshirani 1997 for .632+):
 
 ============== ===============================================================
 resubstitution errors on the training data / n (the apparent error)
@@ -45,7 +45,7 @@ __all__ = [
     "FOLD_METRICS",
 ]
 
-_W = 0.632  # 1 - 1/e, the share of distinct instances in a bootstrap sample (002 slide 19)
+_W = 0.632  # 1 - 1/e, the share of distinct instances in a bootstrap sample (Witten & Frank, section 5.4)
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,8 +103,8 @@ def bootstrap632_rounds(err_test: Any, err_train: Any) -> np.ndarray:
 
     ``err_test`` is round i's out-of-bag error and ``err_train`` the error of
     round i's model on its own bootstrap sample (duplicates included). The
-    estimate is their mean, (1/k) Σ_i (...) (003 with the README's erratum:
-    the sum over the k rounds is divided by k).
+    estimate is their mean, (1/k) Σ_i (...): the sum over the k rounds divided
+    by k (Efron & Tibshirani 1997).
 
     Examples
     --------
@@ -133,7 +133,7 @@ def bootstrap632plus_rounds(err_test: Any, err_train: Any, gamma: Any) -> np.nda
     --------
     A model that memorises (err_train = 0) and guesses out of bag
     (err_test = γ = 0.5) gets R = 1, w = 1: the .632+ value is 0.5, where .632
-    says 0.316 (002 slide 21's limiting case).
+    says 0.316 (the limiting case Witten & Frank, section 5.4, warn of).
 
     >>> bootstrap632plus_rounds([0.5], [0.0], [0.5]).tolist()
     [0.5]
@@ -239,7 +239,7 @@ _NOTES = {
             "n models, each trained on n − 1 instances"),
     "bootstrap": ("pessimistic: each round trains on about 63.2% of the distinct instances",),
     "bootstrap632": ("err_train_i is the error of round i's model on its own bootstrap sample, duplicates included",
-                     "optimistic for a model that memorises its training data (002 slide 21); .632+ corrects it"),
+                     "optimistic for a model that memorises its training data; .632+ corrects it"),
     "bootstrap632plus": ("p_c: the class shares of the whole data; q_ic: the share of predictions of class c by "
                          "round i's model over the whole data",),
     "train-val-test": ("the test part is used once, after tuning",),
@@ -262,9 +262,10 @@ def method_estimate(run: ProtocolRun, model: str) -> MethodEstimate:
 
     References
     ----------
-    002 slides 5, 14-20 (resubstitution, holdout, k-fold "total errors / total
-    instances", LOO, bootstrap, .632); 003 (random subsampling: the mean of
-    the repetitions; .632 with the erratum's 1/k); B. Efron and R. Tibshirani,
+    I. H. Witten and E. Frank, *Data Mining*, ch. 5 (resubstitution, holdout,
+    k-fold "total errors / total instances", LOO, bootstrap, .632); J. Han and
+    M. Kamber (2006) (random subsampling: the mean of the repetitions; .632
+    averaged over the k rounds); B. Efron and R. Tibshirani,
     "Improvements on cross-validation: the .632+ bootstrap method", JASA 92
     (1997) 548-560.
     """

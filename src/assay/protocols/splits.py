@@ -1,6 +1,6 @@
 """Which rows train a model and which test it: every protocol's parts, from a seed.
 
-The methods of the source documents (002 slides 5 and 13-21; 003; 004):
+The methods of Witten & Frank, ch. 5, Han & Kamber (2006) and Mitchell (1997), ch. 5:
 
 - ``resubstitution``: train and test on all the data (optimistic).
 - ``holdout``: 1/3 tested, 2/3 trained, stratified by default.

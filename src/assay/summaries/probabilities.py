@@ -1,9 +1,9 @@
 """Losses of probabilistic predictions, per instance and as a mergeable summary.
 
 A classifier that outputs a probability distribution p = (p_1, ..., p_k) over the
-classes is judged by a *loss function* of p and of the true class c (seed 002,
-slides 40-46; Witten & Frank, *Data Mining*, section 5.6). With a the one-hot
-vector of the truth (a_j = 1 if j = c, else 0):
+classes is judged by a *loss function* of p and of the true class c (Witten &
+Frank, *Data Mining*, section 5.6). With a the one-hot vector of the truth
+(a_j = 1 if j = c, else 0):
 
 * quadratic loss  Σ_j (p_j - a_j)²,   in [0, 2];
 * absolute loss   Σ_j |p_j - a_j|,    in [0, 2];
@@ -142,12 +142,12 @@ def quadratic_loss_per_instance(y_true_codes, proba) -> np.ndarray:
     Notes
     -----
     With a_j = 1 for the true class c and 0 otherwise,
-    Σ_j (p_j - a_j)² = Σ_{j != c} p_j² + (1 - p_c)² (seed 002, slide 42). Its
-    expectation is minimised by predicting the true class distribution (slide 43).
+    Σ_j (p_j - a_j)² = Σ_{j != c} p_j² + (1 - p_c)². Its expectation is
+    minimised by predicting the true class distribution.
 
     References
     ----------
-    Seed 002, slides 40-43; I. H. Witten, E. Frank, *Data Mining*, section 5.6.
+    I. H. Witten, E. Frank, *Data Mining*, section 5.6.
 
     Examples
     --------
@@ -178,7 +178,7 @@ def absolute_loss_per_instance(y_true_codes, proba) -> np.ndarray:
 
     References
     ----------
-    Seed 002, slide 42; I. H. Witten, E. Frank, *Data Mining*, section 5.6.
+    I. H. Witten, E. Frank, *Data Mining*, section 5.6.
 
     Examples
     --------
@@ -212,12 +212,11 @@ def information_loss_bits_per_instance(y_true_codes, proba, *, clip: float | Non
     Notes
     -----
     -log2 p_c is the number of bits the best code spends on an event of
-    probability p_c; only the probability given to the true class counts
-    (seed 002, slides 44-45).
+    probability p_c; only the probability given to the true class counts.
 
     References
     ----------
-    Seed 002, slides 44-45; I. H. Witten, E. Frank, *Data Mining*, section 5.6.
+    I. H. Witten, E. Frank, *Data Mining*, section 5.6.
 
     Examples
     --------

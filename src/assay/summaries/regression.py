@@ -1,10 +1,10 @@
 """Sums of numeric predictions: the mergeable summary behind every regression metric.
 
 A ``RegressionSummary`` holds, for one chunk of (actual, predicted) pairs, the sums
-that the errors of seed 002 (slides 48-51) are made of. Summaries of disjoint parts
-of the data merge into the summary of the whole: ``merge`` is commutative and
-associative (exactly for the counts and the actual values, to rounding for the
-float sums), and ``empty()`` is its identity.
+that the errors of numeric prediction (Witten & Frank, section 5.8) are made of.
+Summaries of disjoint parts of the data merge into the summary of the whole:
+``merge`` is commutative and associative (exactly for the counts and the actual
+values, to rounding for the float sums), and ``empty()`` is its identity.
 
 What is kept, and why
 ---------------------
@@ -28,7 +28,7 @@ What is kept, and why
 
 References
 ----------
-Seed 002, slides 48-51; I. H. Witten and E. Frank, *Data Mining*, section 5.8.
+I. H. Witten and E. Frank, *Data Mining*, section 5.8.
 T. F. Chan, G. H. Golub and R. J. LeVeque, "Updating formulae and a pairwise
 algorithm for computing sample variances", Stanford CS report STAN-CS-79-773 (1979).
 """
@@ -247,7 +247,7 @@ class RegressionSummary:
 
     @property
     def mean_actual(self) -> float:
-        """ā = Σa / n: the prediction of the trivial model of seed 002, slide 50 (NaN if n = 0)."""
+        """ā = Σa / n: the prediction of the trivial model that always predicts the mean (NaN if n = 0)."""
         return self.sum_actual / self.n if self.n else float("nan")
 
     @property
