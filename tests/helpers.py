@@ -89,13 +89,17 @@ def same_hierarchy(beyond: dict, held: dict, rel: float = 1e-9) -> None:
     assert (mine is None) == (theirs is None)
     if theirs is not None:
         close(mine, theirs, "calibration_hierarchy", rel=rel)
-    # the lowess calibration curve needs the summary in memory: beyond it, null with the reason
+    # the smooth ECE is a fold of the walk: the same beyond memory, its grid's sums taken in another order
     beyond_p, held_p = (beyond.get("probabilistic") or {}), (held.get("probabilistic") or {})
-    for kept in (beyond_p.pop("calibration_curve", None), beyond_p.pop("smooth_ece", None),
+    mine, theirs = beyond_p.pop("smooth_ece", None), held_p.pop("smooth_ece", None)
+    assert (mine is None) == (theirs is None)
+    if theirs is not None:
+        close(mine, theirs, "smooth_ece", rel=rel)
+    # the lowess calibration curve needs the summary in memory: beyond it, null with the reason
+    for kept in (beyond_p.pop("calibration_curve", None),
                  (beyond_p.get("calibration") or {}).pop("ece_interval", None)):
         assert kept is None or kept["note"].startswith("not computed: the summary is kept on disk"), kept
     held_p.pop("calibration_curve", None)
-    held_p.pop("smooth_ece", None)
     (held_p.get("calibration") or {}).pop("ece_interval", None)
 
 

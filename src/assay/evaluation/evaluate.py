@@ -57,6 +57,7 @@ from assay.evaluation.result import Evaluation
 from assay.evaluation.threshold_stability import stability_note, stability_of
 from assay.evaluation.thresholds import DEFAULT_THRESHOLD
 from assay.inference.calibration import ask_calibration, calibration_hierarchy
+from assay.inference.ece import ask_smooth_ece
 from assay.inference.proportion import ProportionMethod
 from assay.inputs import canonical_label, encode_labels, label_list
 from assay.summaries.confusion import ConfusionCounts
@@ -332,6 +333,7 @@ def evaluate(
     if prepared.scores is not None and prepared.weights is None and len(prepared.labels) == 2 \
             and prepared.direction == "higher" and prepared.scores.min() >= 0 and prepared.scores.max() <= 1:
         ask_calibration(prepared.summary())  # the calibration's first walk: likewise
+        ask_smooth_ece(prepared.summary())  # and the smooth ECE's
     confidence = options.confidence
     weights = prepared.weights
     cm = ConfusionCounts.from_codes(prepared.true_codes, pred_codes, labels=prepared.labels, sample_weight=weights)
@@ -396,9 +398,10 @@ def evaluate(
         repeated(prepared, notes, "the probabilistic losses and calibration")
     proba = source.probabilities() if source is not None else None
     if proba is not None:
+        scored = len(prepared.labels) == 2 and prepared.scores is not None and weights is None
         probabilistic = analyse_probabilities(proba, source.true_codes, prepared.labels, positive=prepared.positive,
-                                              **calibration, bootstrap=options.settings)
-        if len(prepared.labels) == 2 and prepared.scores is not None and weights is None:
+                                              **calibration, bootstrap=options.settings, smooth=not scored)
+        if scored:
             # the positive class's probabilities: mean and weak calibration, from the ranking's summary
             probabilistic = replace(probabilistic,
                                     hierarchy=calibration_hierarchy(prepared.summary(), confidence=confidence),

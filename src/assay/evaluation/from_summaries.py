@@ -54,6 +54,7 @@ from assay.evaluation.threshold_stability import stability_note, stability_of
 from assay.evaluation.thresholds import chosen_threshold, resolve_threshold
 from assay.inference.bootstrap import BootstrapSettings
 from assay.inference.calibration import ask_calibration
+from assay.inference.ece import ask_smooth_ece
 from assay.metrics.ranking import counts_at, threshold_counts, want
 from assay.summaries.confusion import ConfusionCounts
 from assay.summaries.scores import ScoreCounts
@@ -260,8 +261,9 @@ def evaluate_score_counts(summary: ScoreCounts, all_labels: tuple[str, ...], cho
     fold = probability_fold(summary, clip=options.clip, bins=options.calibration_bins) if probabilities else None
     if fold is not None:  # the losses share the ranking metrics' walk of the summary
         want(summary, fold)
-    if probabilities:  # and the calibration hierarchy's first walk
+    if probabilities:  # and the calibration hierarchy's first walk, and the smooth ECE's
         ask_calibration(summary)
+        ask_smooth_ece(summary)
     decided = {"labels": all_labels, "positive": chosen, "low": low_end, "high": high_end, "direction": direction}
     ask_decision_curve(summary, options, **decided)  # likewise the decision curve's counts
     ranking = ranking_of(summary, options, labels=all_labels, positive=chosen, threshold=-used if lower else used,

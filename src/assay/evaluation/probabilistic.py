@@ -584,6 +584,7 @@ def analyse_probabilities(
     strategy: CalibrationStrategy = "uniform",
     confidence: float = 0.95,
     bootstrap: BootstrapSettings | None = None,
+    smooth: bool = True,
 ) -> ProbabilisticAnalysis:
     """Evaluate probabilistic predictions: losses, relative losses, calibration.
     Parameters
@@ -622,6 +623,9 @@ def analyse_probabilities(
         with that reason. With two classes only, as the smooth ECE: more classes
         are summarised as the bins' sums, which a stream's parts merge, so that
         parts and whole report the same (neither).
+    smooth : bool, default True
+        Give the smooth ECE of two classes from the rows; False: left out, for a caller that gives it from
+        the score summary (:func:`two_class_calibration`, as every other path does).
 
     Returns
     -------
@@ -701,7 +705,7 @@ def analyse_probabilities(
     interval = ece_interval_of_rows(value, outcome, edges=table.edges, strategy=strategy, bin_of=bin_index,
                                     confidence=confidence, bootstrap=bootstrap)
     return replace(analysis, calibration=replace(table, ece_interval=interval),
-                   smooth_ece=smooth_ece_of_rows(value, outcome))
+                   smooth_ece=smooth_ece_of_rows(value, outcome) if smooth else None)
 
 
 def probability_fold(summary: Any, *, clip: float | None = None, bins: int = 10) -> ProbabilityFold | None:
@@ -762,19 +766,19 @@ def analyse_score_counts(
     table = analysis.calibration
     interval = ece_interval_of_summary(summary, edges=table.edges, strategy=strategy, bin_of=bin_index,
                                        confidence=confidence, bootstrap=bootstrap)
-    analysis = replace(analysis, calibration=replace(table, ece_interval=interval),
-                       smooth_ece=smooth_ece_of_summary(summary))
+    analysis = replace(analysis, calibration=replace(table, ece_interval=interval))
     return replace(analysis, hierarchy=calibration_hierarchy(summary, confidence=confidence),
                    **two_class_calibration(summary, table, confidence=confidence, bootstrap=bootstrap))
 
 
 def two_class_calibration(summary: Any, table: CalibrationTable, *, confidence: float = 0.95,
                           bootstrap: BootstrapSettings | None = BootstrapSettings()) -> dict[str, Any]:
-    """The moderate calibration (:func:`assay.inference.calibration_curve.calibration_curve`) and the Brier
-    decomposition of a two-class score summary's probabilities over the bins of the calibration ``table``, as
-    the fields ``moderate`` and ``brier_decomposition`` of a :class:`ProbabilisticAnalysis`
-    (``replace(analysis, **these)``)."""
-    return {"moderate": calibration_curve(summary, confidence=confidence, bootstrap=bootstrap),
+    """The smooth ECE, the moderate calibration (:func:`assay.inference.calibration_curve.calibration_curve`)
+    and the Brier decomposition of a two-class score summary's probabilities (the last over the bins of the
+    calibration ``table``), as the fields ``smooth_ece``, ``moderate`` and ``brier_decomposition`` of a
+    :class:`ProbabilisticAnalysis` (``replace(analysis, **these)``): the same on every path, from the summary."""
+    return {"smooth_ece": smooth_ece_of_summary(summary),
+            "moderate": calibration_curve(summary, confidence=confidence, bootstrap=bootstrap),
             "brier_decomposition": brier_decomposition(summary, table.edges, table.binning)}
 
 

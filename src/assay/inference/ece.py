@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from assay.inference.bootstrap import BootstrapSettings
+from assay.metrics.ranking import walk_summary, want
 from assay.summaries.disk import is_on_disk
 
 __all__ = [
@@ -45,6 +46,8 @@ __all__ = [
     "cells_of_values",
     "ece_interval",
     "ece_interval_of_summary",
+    "SmoothEceFold",
+    "ask_smooth_ece",
     "smooth_ece",
     "smooth_ece_of_masses",
     "smooth_ece_of_summary",
@@ -59,9 +62,10 @@ MIN_RESAMPLES = 200
 """Fewer resamples than this give no interval (at 200, a 95% interval's bounds rest on 5 resamples each)."""
 
 SMOOTH_BUDGET = 2_000_000
-"""The smooth ECE's distinct probabilities at most: binning them on the grid is one pass (about 30 ms per 10^6
-here; then about 1 ms per bisection step);
-beyond, not computed, with the reason."""
+"""The smooth ECE's rows or cells at most, where they are given as such (the top label's confidence of several
+classes, two classes' probabilities given as two columns): binning them on the grid is one pass (about 30 ms per
+10^6 here; then about 1 ms per bisection step); beyond, not computed, with the reason. Two classes' scores are
+binned by a fold of the summary's walk (:class:`SmoothEceFold`), at any size."""
 
 GRID = 1 << 13
 """Grid intervals on [0, 1] for the smooth ECE's convolution (spacing 1.2e-4, below ``MIN_BANDWIDTH`` / 8)."""
@@ -332,7 +336,12 @@ def smooth_ece_of_masses(values: np.ndarray, residual: np.ndarray, n: float, *,
     smECE_σ = (1/n) ∫_0^1 |Σ_j K_σ(t, v_j) r_j| dt, by the trapezoidal rule on the grid (the reflected
     kernel keeps each instance's mass on [0, 1], so the density's integral, relplot's denominator, is n).
     """
-    r_hat = np.fft.rfft(_even_periodic(_grid_masses(values, residual, grid)))
+    return _smooth_of_grid(_grid_masses(values, residual, grid), n, grid)
+
+
+def _smooth_of_grid(mass: np.ndarray, n: float, grid: int) -> tuple[float, float]:
+    """:func:`smooth_ece_of_masses` from the residuals already binned on the grid (:func:`_grid_masses`)."""
+    r_hat = np.fft.rfft(_even_periodic(mass))
     trapezoid = np.ones(grid + 1)
     trapezoid[[0, -1]] = 0.5
 
@@ -366,15 +375,47 @@ def smooth_ece(values: np.ndarray, outcome: np.ndarray, counts: np.ndarray, *,
     return _smooth(values, w * (values - np.asarray(outcome, dtype=np.float64)), float(w.sum()), budget)
 
 
-def smooth_ece_of_summary(summary: Any, *, budget: int = SMOOTH_BUDGET) -> SmoothEce:
-    """The smooth ECE of a two-class score summary's probabilities (of ``labels[1]``), in memory."""
-    reason = _not_in_memory(summary)
-    if reason is not None:
-        return SmoothEce(None, None, SMOOTH_METHOD, reason)
-    s = np.asarray(summary.scores, dtype=np.float64)
-    pos = np.asarray(summary.positives, dtype=np.float64)
-    both = pos + np.asarray(summary.negatives, dtype=np.float64)
-    return _smooth(s, both * s - pos, float(both.sum()), budget)
+@dataclass(frozen=True)
+class SmoothEceFold:
+    """The smooth ECE's residuals binned on its grid, from a two-class score summary's probabilities (of
+    ``labels[1]``), as a fold of one walk: each piece's Σ (p − y) at each distinct p, weighted by its instances,
+    binned linearly on the grid, and its instances; the pieces' grids add up. The result: (masses, n)."""
+
+    grid: int = GRID
+    columns = ("scores", "positives", "negatives")
+
+    def piece(self, p: Any) -> tuple[np.ndarray, float]:
+        s = np.asarray(p.scores, dtype=np.float64)
+        pos = np.asarray(p.positives, dtype=np.float64)
+        both = pos + np.asarray(p.negatives, dtype=np.float64)
+        return _grid_masses(s, both * s - pos, self.grid), float(both.sum())
+
+    def combine(self, partials: list[tuple[np.ndarray, float]], look: Any) -> tuple[np.ndarray, float]:
+        mass, n = np.zeros(self.grid + 1), 0.0
+        for part, count in partials:  # in order, as one loop over the pieces adds them
+            mass += part
+            n += count
+        return mass, n
+
+
+def ask_smooth_ece(summary: Any) -> None:
+    """Ask the smooth ECE's fold of the summary's next walk (:func:`assay.metrics.ranking.want`), so that it
+    shares the ranking metrics' walk."""
+    want(summary, SmoothEceFold())
+
+
+def smooth_ece_of_summary(summary: Any) -> SmoothEce:
+    """The smooth ECE of a two-class score summary's probabilities (of ``labels[1]``), from one walk
+    (:class:`SmoothEceFold`): in memory, on disk or on Spark's executors alike, at any size (the walk's cost
+    grows with the distinct probabilities, as the other folds')."""
+    if np.dtype(getattr(summary.positives, "dtype", np.int64)).kind == "f":  # weights: are they counts?
+        reason = _not_in_memory(summary)
+        if reason is not None:
+            return SmoothEce(None, None, SMOOTH_METHOD, reason)
+    mass, n = walk_summary(summary, [SmoothEceFold()])[0] if len(summary) else (np.zeros(GRID + 1), 0.0)
+    if n == 0:
+        return SmoothEce(None, None, SMOOTH_METHOD, "undefined: no instances")
+    return _smooth_result(*_smooth_of_grid(mass, n, GRID))
 
 
 def _smooth(values: np.ndarray, residual: np.ndarray, n: float, budget: int) -> SmoothEce:
@@ -384,7 +425,10 @@ def _smooth(values: np.ndarray, residual: np.ndarray, n: float, budget: int) -> 
             "rounding the probabilities gives it"))
     if n == 0:
         return SmoothEce(None, None, SMOOTH_METHOD, "undefined: no instances")
-    value, sigma = smooth_ece_of_masses(values, residual, n)
+    return _smooth_result(*smooth_ece_of_masses(values, residual, n))
+
+
+def _smooth_result(value: float, sigma: float) -> SmoothEce:
     note = None
     if sigma <= MIN_BANDWIDTH * 1.001:
         note = f"the bandwidth is at the floor of {MIN_BANDWIDTH} (relplot's eps): smECE stays below it"
