@@ -19,7 +19,8 @@ from assay.errors import InvalidInput
 
 __all__ = ["interrupted", "UserError", "fail", "emit", "render", "FORMATS", "CONTEXT", "Predictions", "read_predictions",
            "prediction_options", "output_options", "parse_pairs", "parse_range", "parse_size", "progress_bar",
-           "picture_options", "write_pictures", "streams", "check_budget", "DEFAULT_MEMORY", "on_spark"]
+           "picture_options", "engine_options", "write_pictures", "streams", "check_budget", "DEFAULT_MEMORY",
+           "on_spark"]
 
 FORMATS = ("text", "json", "markdown")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -197,6 +198,19 @@ def picture_options(f: Callable) -> Callable:
                           "each metric by group and the ROC curves by group) to DIR as SVG and PNG.")(f)
     return click.option("--html", "html", metavar="PATH",
                         help="Also write a self-contained HTML report (plots, threshold explorer) to PATH.")(f)
+
+
+def engine_options(memory: str, engine: str) -> Callable[[Callable], Callable]:
+    """--memory, --engine and --verbose, declared once for the commands that read at any size; ``memory`` and
+    ``engine`` are each command's own words for what they do there."""
+    def apply(f: Callable) -> Callable:
+        f = click.option("--verbose", is_flag=True, help="With --engine spark: show Spark's own log lines and "
+                                                         "stage progress bars (quiet by default).")(f)
+        f = click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
+                         help=engine)(f)
+        return click.option("--memory", metavar="SIZE", callback=memory_option, help=memory)(f)
+
+    return apply
 
 
 def output_options(f: Callable) -> Callable:

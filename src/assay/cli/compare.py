@@ -14,8 +14,8 @@ from assay.cli.common import (
     UserError,
     check_budget,
     dialect_options,
+    engine_options,
     fail,
-    memory_option,
     named_on_command_line,
     on_spark,
     output_options,
@@ -123,17 +123,17 @@ def _align(a: Any, b: Any, id_column: str | None, names: tuple[str, str]) -> tup
 @click.option("--confidence", type=float, default=0.95, show_default=True)
 @click.option("--bootstrap", type=int, default=2000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--memory", metavar="SIZE", callback=memory_option,
-              help="Memory budget (default 2GB) for one FILE with a column per model: a FILE larger than an eighth "
-                   "of it (a Parquet FILE of --score over 16MB), a directory of parts or a glob is read in batches, "
-                   "exactly (scores twice: the models' "
-                   "summaries, then DeLong's paired test); score summaries beyond it go to TMPDIR.")
-@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
-              help="spark: one FILE, DIR or GLOB (a path Spark reads: local, hdfs://, s3a://) with a column per model, "
-                   "compared by Spark (pip install 'assay[spark]'): the same tests, exact; the rows stay on the "
-                   "executors.")
-@click.option("--verbose", is_flag=True,
-              help="With --engine spark: show Spark's own log lines and stage progress bars (quiet by default).")
+@engine_options(
+    memory=(
+        "Memory budget (default 2GB) for one FILE with a column per model: a FILE larger than an eighth of it"
+        " (a Parquet FILE of --score over 16MB), a directory of parts or a glob is read in batches, exactly "
+        "(scores twice: the models' summaries, then DeLong's paired test); score summaries beyond it go to "
+        "TMPDIR."),
+    engine=(
+        "spark: one FILE, DIR or GLOB (a path Spark reads: local, hdfs://, s3a://) with a column per model, "
+        "compared by Spark (pip install 'assay[spark]'): the same tests, exact; the rows stay on the "
+        "executors."),
+)
 @picture_options
 @output_options
 def compare(files: tuple[str, ...], truth: str | None, pred: tuple[str, ...], score: tuple[str, ...],

@@ -17,9 +17,9 @@ from assay.cli.common import (
     UserError,
     check_budget,
     emit,
+    engine_options,
     fail,
     in_cli_words,
-    memory_option,
     named_on_command_line,
     on_spark,
     parse_size,
@@ -156,18 +156,17 @@ def register(cli: click.Group) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @_ranking_options
 @_probabilistic_options
-@click.option("--memory", metavar="SIZE", callback=memory_option,
-              help="Memory budget for the data assay holds (default 2GB; at least 32MB): the blocks read, the "
-                   "batches counted, the score summary and its sort. A FILE larger than an eighth of it, a "
-                   "directory of parts or a glob is read in batches, exactly, for --pred, --score and --proba (a "
-                   "Parquet FILE of --score over 16MB too: faster and lighter); a "
-                   "score summary beyond its share goes to TMPDIR (up to 48 bytes a row there). Not counted: "
-                   "Python and its libraries, about 300MB more.")
-@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
-              help="spark: Apache Spark reads FILE (any path it can read) and counts on its executors; only the "
-                   "summaries reach this process (pip install 'assay[spark]').")
-@click.option("--verbose", is_flag=True,
-              help="With --engine spark: show Spark's own log lines and stage progress bars (quiet by default).")
+@engine_options(
+    memory=(
+        "Memory budget for the data assay holds (default 2GB; at least 32MB): the blocks read, the batches "
+        "counted, the score summary and its sort. A FILE larger than an eighth of it, a directory of parts or"
+        " a glob is read in batches, exactly, for --pred, --score and --proba (a Parquet FILE of --score over"
+        " 16MB too: faster and lighter); a score summary beyond its share goes to TMPDIR (up to 48 bytes a "
+        "row there). Not counted: Python and its libraries, about 300MB more."),
+    engine=(
+        "spark: Apache Spark reads FILE (any path it can read) and counts on its executors; only the "
+        "summaries reach this process (pip install 'assay[spark]')."),
+)
 @click.option("--task", type=click.Choice(["auto", "classification", "regression"]), default="auto",
               show_default=True,
               help="regression: numeric predictions (MSE, MAE, relative errors, correlation); auto: regression "
@@ -487,18 +486,17 @@ CURVES = ("roc", "pr", "lift", "thresholds", "hull")
                    "the class balance) are at P; roc and hull do not move with it and refuse it.")
 @click.option("--roc-bins", type=int, metavar="N",
               help="Approximate on request: about N bins of consecutive distinct scores (as Spark's numBins).")
-@click.option("--memory", metavar="SIZE", callback=memory_option,
-              help="Memory budget for the data assay holds (default 2GB; at least 32MB): a FILE larger than an "
-                   "eighth of it (a Parquet FILE over 16MB), a directory of parts or a glob is read in batches; a "
-                   "score summary beyond its "
-                   "share goes to TMPDIR (up to 48 bytes a row there). Not counted: Python and its libraries, "
-                   "about 300MB more.")
-@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
-              help="spark: Apache Spark reads FILE (any path it can read) and counts on its executors; with -o "
-                   "DIR the executors write every point, none passing through this process (pip install "
-                   "'assay[spark]'). Takes --truth and --score.")
-@click.option("--verbose", is_flag=True,
-              help="With --engine spark: show Spark's own log lines and stage progress bars (quiet by default).")
+@engine_options(
+    memory=(
+        "Memory budget for the data assay holds (default 2GB; at least 32MB): a FILE larger than an eighth of"
+        " it (a Parquet FILE over 16MB), a directory of parts or a glob is read in batches; a score summary "
+        "beyond its share goes to TMPDIR (up to 48 bytes a row there). Not counted: Python and its libraries,"
+        " about 300MB more."),
+    engine=(
+        "spark: Apache Spark reads FILE (any path it can read) and counts on its executors; with -o DIR the "
+        "executors write every point, none passing through this process (pip install 'assay[spark]'). Takes "
+        "--truth and --score."),
+)
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True,
               help="csv, or json: one object of columns; with --engine spark and -o DIR, CSV parts each with its "
                    "header line, or JSON lines (one object a point, null for an undefined or infinite value).")
