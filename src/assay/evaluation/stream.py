@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -327,21 +328,7 @@ def score_summaries(items: Iterable[tuple[str | None, int, Any, Any]], names: Ma
             for scan, column in zip(scans, keys, strict=True):
                 scan.add(column if first == reference else column.swapped())
 
-    pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-scan")
-    pending: deque[Any] = deque()
-    try:
-        for item in items:
-            pending.append(pool.submit(_keyed, item, names, fixed, columns, scans))
-            while len(pending) > SCAN_THREADS:
-                take(*pending.popleft().result())
-        while pending:
-            take(*pending.popleft().result())
-    except BaseException:
-        for scan in scans:
-            scan.close()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    _scan_batches(items, partial(_keyed, names=names, fixed=fixed, columns=columns, scans=scans), take, scans)
     if reference is None:
         for scan in scans:
             scan.close()
@@ -460,9 +447,6 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
     scans = [ScoreScan(share, classes=k, threads=SCAN_THREADS) for _ in range(k)]
     cm: ConfusionCounts | None = None
     probabilities: ProbabilitySummary | None = None
-    pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-scan")
-    pending: deque[Any] = deque()
-
     def take(part_cm: ConfusionCounts, part_summary: ProbabilitySummary, keys: list[list[np.ndarray]],
              extras: dict[str, Any]) -> None:
         nonlocal cm, probabilities, hits, decisions
@@ -474,9 +458,22 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
         for scan, column in zip(scans, keys, strict=True):
             scan.add(tuple(column))
 
+    _scan_batches(items, partial(_proba_summaries, names=names, labels=labels, clip=clip, bins=bins, top_k=top_k,
+                                 costs=costs), take, scans)
+    return evaluate_proba_summaries(cm, probabilities, hits, decisions, scans, labels, options,
+                                    field=names.get("y_true", "y_true"))
+
+
+def _scan_batches(items: Iterable[Any], work: Callable[[Any], tuple[Any, ...]], take: Callable[..., None],
+                  scans: Sequence[Any]) -> None:
+    """Each batch of ``items`` worked on by ``work`` on ``SCAN_THREADS`` threads (as many ahead, while the next
+    is read), its results handed to ``take`` in the batches' order; on an error or an interrupt the scans are
+    closed (their temporary files removed) and it is raised."""
+    pool = ThreadPoolExecutor(max_workers=SCAN_THREADS, thread_name_prefix="assay-scan")
+    pending: deque[Any] = deque()
     try:
         for item in items:
-            pending.append(pool.submit(_proba_summaries, item, names, labels, clip, bins, top_k, costs))
+            pending.append(pool.submit(work, item))
             while len(pending) > SCAN_THREADS:
                 take(*pending.popleft().result())
         while pending:
@@ -487,8 +484,6 @@ def _evaluate_proba(items: Iterable[Any], labels: tuple[str, ...], names: Mappin
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return evaluate_proba_summaries(cm, probabilities, hits, decisions, scans, labels, options,
-                                    field=names.get("y_true", "y_true"))
 
 
 def evaluate_proba_summaries(cm: ConfusionCounts | None, probabilities: ProbabilitySummary | None, hits: int,
