@@ -63,6 +63,7 @@ import numpy as np
 from assay.inference.distributions import chi2_sf, critical_z, normal_two_sided_p
 from assay.inference.estimate import ConfidenceInterval, Estimate, finite_or_none
 from assay.metrics.ranking import walk_summary, want
+from assay.summaries.walk import in_summary_order
 
 __all__ = ["CalibrationHierarchy", "CalibrationStart", "CalibrationStartFold", "CalibrationSumsFold", "LogisticFold",
            "ask_calibration", "calibration_hierarchy"]
@@ -115,7 +116,7 @@ def _as_floats(s: np.ndarray, positives: np.ndarray, negatives: np.ndarray
 def _in_order(s: np.ndarray) -> bool:
     """Whether a block's scores are as a summary keeps them: decreasing, all within (0, 1) (the folds' fast
     paths; else the general ones)."""
-    return len(s) > 0 and 0.0 < s[-1] and s[0] < 1.0 and bool(np.all(s[1:] < s[:-1]))
+    return len(s) > 0 and 0.0 < s[-1] and s[0] < 1.0 and in_summary_order(s)
 
 
 def _logistic_sums(x: np.ndarray, xx: np.ndarray, w1: np.ndarray, n: np.ndarray, a: float, b: float) -> np.ndarray:
@@ -391,7 +392,7 @@ class CalibrationStartFold:
         log_s, log_1s = np.log(s), np.log(1.0 - s)  # log(1 − p) to 1.2e-16 (absolute), as log1p but faster
         x = log_s - log_1s
         fixed += [-2.0 * (w1 @ log_s + w0 @ log_1s), w1.sum(), w1 @ x, w0.sum()]
-        ordered = bool(np.all(s[1:] < s[:-1]))  # decreasing, as a summary's
+        ordered = in_summary_order(s)
         for i, w in ((0, w1), (2, w0)):  # the classes' extremes of p (logit(p) is increasing in p: the same order)
             held = w > 0
             if ordered and held.any():  # the least is the last held, the greatest the first

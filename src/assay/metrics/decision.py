@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from assay.errors import InvalidInput
+from assay.summaries.walk import in_summary_order
 
 __all__ = [
     "DEFAULT_THRESHOLDS_RANGE",
@@ -139,8 +140,8 @@ class DecisionBinsFold:
         bins = len(self.thresholds) + 1
         pt = np.asarray(self.thresholds, dtype=np.float64)
         scores = np.asarray(p.scores, dtype=np.float64)
-        down = np.negative(scores)  # increasing where the scores decrease, as a summary's do
-        if len(down) and bool(np.all(down[1:] >= down[:-1])):
+        if len(scores) and in_summary_order(scores):
+            down = np.negative(scores)  # increasing: searched
             # a summary's piece: the scores at or above threshold j are its first above[j], so each bin is a run
             above = np.searchsorted(down, -pt, side="right")
             edges = np.concatenate(([0], above[::-1], [len(down)]))  # bin m first, bin 0 last

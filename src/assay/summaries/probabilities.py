@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from assay.summaries.kernels import compiled
+from assay.summaries.walk import in_summary_order
 
 __all__ = [
     "LOG_LOSS_EPS",
@@ -357,7 +358,7 @@ def binned_sums(scores: np.ndarray, edges: np.ndarray, weights: Sequence[np.ndar
     out = np.zeros((len(weights), bins))
     if not len(scores):
         return out
-    if len(scores) < 2 or bool(np.all(scores[1:] <= scores[:-1])):
+    if in_summary_order(scores):
         # above[k - 1]: the scores above the k-th inner edge (in bins k and up), which come first; so bin k is
         # the run [above[k], above[k - 1]), the last bin's first (above[b - 1] = 0, above[-1] = all)
         above = len(scores) - np.searchsorted(scores[::-1], edges[1:-1], side="right")

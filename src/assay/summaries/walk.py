@@ -39,7 +39,7 @@ from threadpoolctl import threadpool_limits
 from assay.summaries import disk
 from assay.summaries.disk import release
 
-__all__ = ["COLUMNS", "Fold", "Piece", "walk"]
+__all__ = ["COLUMNS", "Fold", "Piece", "in_summary_order", "walk"]
 
 COLUMNS = ("scores", "positives", "negatives", "tp", "fp")
 
@@ -65,6 +65,12 @@ class Piece(NamedTuple):
     fp_before: float
     n_positive: float
     n_negative: float
+
+
+def in_summary_order(scores: np.ndarray) -> bool:
+    """Whether ``scores`` are in the order a summary's piece holds them: decreasing (a fold's fast path, which
+    finds each bin of the scores as a run of the piece, relies on it; other orders take the general path)."""
+    return len(scores) < 2 or bool(np.all(scores[1:] <= scores[:-1]))
 
 
 class Fold(Protocol):
