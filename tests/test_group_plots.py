@@ -2,7 +2,8 @@
 
 Oracles: scikit-learn on each group's rows, independently of assay (``accuracy_score``, ``recall_score``,
 ``confusion_matrix`` for the false positive rate, the share predicted positive, ``roc_auc_score`` with ties
-counted half), to 1e-12; the points and curves drawn equal the group's own evaluation (``Estimate`` values and
+counted half, ``brier_score_loss``; observed / expected events as sums), to 1e-12; the calibration slope by
+statsmodels' logistic GLM of y on logit(p), to 1e-7; the points and curves drawn equal the group's own evaluation (``Estimate`` values and
 intervals, ``ranking.roc()``) exactly. Scores are rounded to two decimals, so that they tie, and some equal the
 threshold (positive iff score >= threshold).
 """
@@ -19,9 +20,11 @@ matplotlib.use("Agg")
 
 import numpy as np
 import pytest
+import statsmodels.api as sm
 from matplotlib.figure import Figure
 from sklearn.metrics import (
     accuracy_score,
+    brier_score_loss,
     confusion_matrix,
     recall_score,
     roc_auc_score,
@@ -47,7 +50,7 @@ THRESHOLD = 0.5
 GROUPS = {"north east": 500, "Zürich ü": 300, "$x^$ maths": 120, "solo": 40}
 """Group sizes; "solo" has positives only (its AUC and FPR undefined: the group is not evaluated)."""
 BY_GROUP = ["by-group-accuracy", "by-group-recall", "by-group-fpr", "by-group-detection_prevalence",
-            "by-group-roc_auc"]
+            "by-group-roc_auc", "by-group-brier", "by-group-observed_expected", "by-group-calibration_slope"]
 
 
 def _data(seed=0, groups=GROUPS):
@@ -95,7 +98,20 @@ def _expected(g, y, s, metric):
         return fp / (fp + tn) if fp + tn else None
     if metric == "detection_prevalence":
         return float(np.mean(pred))
+    if metric == "brier":
+        return brier_score_loss(truth, s)
+    if metric == "observed_expected":
+        return truth.sum() / s.sum()
+    if metric == "calibration_slope":  # p in (0, 1) only, as rms::val.prob
+        inside = (s > 0) & (s < 1)
+        x = np.log(s[inside] / (1 - s[inside]))
+        return sm.GLM(truth[inside].astype(float), sm.add_constant(x),
+                      family=sm.families.Binomial()).fit(tol=1e-14).params[1]
     raise AssertionError(metric)
+
+
+TOLERANCE = {"calibration_slope": 1e-7}
+"""Against statsmodels' iterative fit; the others are sums, to 1e-12."""
 
 
 def _points(ax):
@@ -191,7 +207,7 @@ def test_a_point_per_group_with_its_value(grouped, data, metric):
     for (x, value), label in zip(xy, order, strict=True):
         rows = np.ones(len(g), bool) if label == "(all)" else g == label
         expected = _expected(g[rows], y[rows], s[rows], metric)
-        assert expected is not None and abs(value - expected) <= 1e-12, (label, value, expected)
+        assert expected is not None and abs(value - expected) <= TOLERANCE.get(metric, 1e-12), (label, value, expected)
     intervals = [line.get_ydata() for line in ax.get_lines() if line.get_gid() == "interval"]
     found, missing = group_points(grouped, metric)
     assert missing == ["solo"] and "solo" in ax.get_xlabel()
@@ -263,8 +279,8 @@ def test_many_groups_the_largest_drawn():
 
 
 def test_refuses_what_is_not_a_report_by_group(grouped):
-    with pytest.raises(InvalidInput, match="no chart by group of 'brier'"):
-        plot_metric_by_group(grouped, "brier", Figure().subplots())
+    with pytest.raises(InvalidInput, match="no chart by group of 'log_loss'"):
+        plot_metric_by_group(grouped, "log_loss", Figure().subplots())
     with pytest.raises(InvalidInput, match="report by group"):
         plot_roc_by_group(grouped.overall, Figure().subplots())
 

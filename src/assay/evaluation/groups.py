@@ -4,10 +4,11 @@
 its interval, the AUC with DeLong's, calibration: whatever the report gives), and for two-class predicted
 labels compares the groups' rates (selection rate, true and false positive rates, accuracy: each group against
 the rest, the differences with their intervals and tests, Holm-adjusted), the usual disparity summaries of
-``fairlearn.metrics`` with bootstrap intervals (:mod:`assay.inference.groups`), and with scores each group's
-AUC against the rest's (DeLong's unpaired test). A threshold chosen on the data (``youden``, ...) is chosen
-once, on all the instances, and applied to every group, so that the groups are compared at one threshold.
-A group too small to conclude anything is named in a warning rather than shown as a bare number.
+``fairlearn.metrics`` with bootstrap intervals (:mod:`assay.inference.groups`), with scores each group's
+AUC against the rest's (DeLong's unpaired test), and with two-class probabilities whether each group's are
+calibrated (its calibration intercept tested against 0 and its slope against 1, Holm-adjusted over the
+groups). A threshold chosen on the data (``youden``, ...) is chosen once, on all the instances, and applied to
+every group, so that the groups are compared at one threshold. A group too small to conclude anything is named in a warning rather than shown as a bare number.
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ class GroupedEvaluation(display.Displayable):
     tests: tuple[GroupTest, ...] = ()
     disparities: dict[str, Estimate] = field(default_factory=dict)
     auc_tests: tuple[dict[str, Any], ...] = ()
+    calibration_tests: tuple[dict[str, Any], ...] = ()
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
 
@@ -146,6 +148,12 @@ class GroupedEvaluation(display.Displayable):
         return [t for t in self.auc_tests
                 if t.get("pvalue_holm") is not None and t["pvalue_holm"] < 1.0 - self.confidence]
 
+    def significant_calibration(self) -> list[dict[str, Any]]:
+        """The groups' calibration tests (intercept 0, slope 1) whose Holm-adjusted p-value is below
+        1 − confidence."""
+        return [t for t in self.calibration_tests
+                if t.get("pvalue_holm") is not None and t["pvalue_holm"] < 1.0 - self.confidence]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON of ``assay report --by``: the report of all the instances (every key of ``assay report``'s),
         with every group's report and the gaps between the groups added."""
@@ -162,6 +170,7 @@ class GroupedEvaluation(display.Displayable):
             "group_tests": [t.to_dict() for t in self.tests],
             "disparities": {name: {**e.to_dict(), "title": SUMMARIES[name]} for name, e in self.disparities.items()},
             "group_auc_tests": list(self.auc_tests),
+            "group_calibration_tests": list(self.calibration_tests),
             "group_warnings": list(self.warnings),
             "notes": [*overall["notes"], *self.notes],
         }
@@ -291,7 +300,37 @@ def _gaps(result: GroupedEvaluation, options: Options) -> GroupedEvaluation:
         changes["notes"] = (*result.notes, f"each group's AUC is given with its interval; the tests of each AUC "
                                            f"against the rest's are made for at most {MAX_AUC_TESTS} groups, or "
                                            f"more while groups x distinct scores is at most {AUC_TEST_WORK:,}")
+    calibration = _calibration_tests(evaluated)
+    if calibration:
+        changes["calibration_tests"] = calibration
     return replace(result, **changes)
+
+
+CALIBRATION_TESTS = (("intercept", "calibration intercept = 0", "intercept_pvalue"),
+                     ("slope", "calibration slope = 1", "slope_pvalue"))
+"""The two tests of each group's calibration: (the estimate's name, the hypothesis, the p-value's name in
+:class:`~assay.inference.calibration.CalibrationHierarchy`)."""
+
+
+def _calibration_tests(evaluated: Sequence[tuple[str, Evaluation]]) -> tuple[dict[str, Any], ...]:
+    """Each group's calibration intercept tested against 0 and slope against 1 (Wald, as its own report gives
+    them), the p-values of all the groups' tests adjusted together by Holm's method."""
+    found = []
+    for label, ev in evaluated:
+        h = getattr(ev.probabilistic, "hierarchy", None) if ev.probabilistic is not None else None
+        if h is None:
+            continue
+        for name, hypothesis, pvalue in CALIBRATION_TESTS:
+            e = getattr(h, name)
+            found.append({"group": label, "test": name, "hypothesis": hypothesis,
+                          "estimate": finite_or_none(e.value),
+                          "ci": e.ci.to_list() if e.ci is not None else None,
+                          "pvalue": finite_or_none(getattr(h, pvalue)), "method": "Wald z",
+                          "note": e.note})
+    adjusted = adjusted_p(np.array([np.nan if f["pvalue"] is None else f["pvalue"] for f in found]), "holm")
+    for f, a in zip(found, adjusted, strict=True):  # a test not made (NaN) stays so, outside the family
+        f["pvalue_holm"] = finite_or_none(float(a))
+    return tuple(found)
 
 
 def _auc_tests(result: GroupedEvaluation, evaluated: Sequence[tuple[str, Evaluation]],

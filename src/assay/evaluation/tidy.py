@@ -126,8 +126,10 @@ for the gaps between the groups)."""
 
 
 def subgroup_rows(result: Any) -> list[dict[str, Any]]:
-    """The rows of a report by group: all the instances' estimates, each group's, then the disparity summaries
-    and each group's rates tested against the rest (the difference with its interval, the Holm-adjusted p)."""
+    """The rows of a report by group: all the instances' estimates, each group's, then the disparity summaries,
+    each group's rates tested against the rest (the difference with its interval, the Holm-adjusted p) and its
+    calibration intercept and slope tested (section ``calibration_test``: the p-value and the Holm-adjusted one in
+    the note)."""
     rows = [{"subgroup": "(all)", **r} for r in estimate_rows(result.overall)]
     for label, ev in result.groups.items():
         if ev is not None:
@@ -137,6 +139,12 @@ def subgroup_rows(result: Any) -> list[dict[str, Any]]:
     for t in result.tests:
         rows.append({"subgroup": t.group, **_row("against_the_rest", t.rate, t.against, t.difference),
                      "note": f"pvalue_holm={t.adjusted!r}" if t.adjusted is not None else t.difference.note})
+    for t in result.calibration_tests:  # each group's calibration intercept against 0, slope against 1
+        ci = t["ci"] or (None, None)
+        rows.append({"subgroup": t["group"], "section": "calibration_test", "metric": t["test"], "group": None,
+                     "value": t["estimate"], "low": ci[0], "high": ci[1], "method": t["method"],
+                     "note": f"pvalue={t['pvalue']!r}; pvalue_holm={t['pvalue_holm']!r}" if t["pvalue"] is not None
+                     else t["note"]})
     return rows
 
 

@@ -105,7 +105,8 @@ def estimate_cell(e: Estimate | None, *, as_percent: bool, sign: bool = True) ->
         text = f"{e.value * 100:.1f}" + ("%" if sign else "")
         return text if e.ci is None else f"{text} ({e.ci.low * 100:.1f}–{e.ci.high * 100:.1f})"
     text = f"{e.value:.3f}"
-    return text if e.ci is None else f"{text} ({e.ci.low:.3f}–{e.ci.high:.3f})"
+    dash = " – " if e.ci is not None and e.ci.low < 0 else "–"  # '(-0.988 – -0.856)', not '(-0.988–-0.856)'
+    return text if e.ci is None else f"{text} ({e.ci.low:.3f}{dash}{e.ci.high:.3f})"
 
 
 def percent_cell(e: Estimate) -> str:

@@ -13,6 +13,7 @@ fixed (``by-group-<metric>``, ``roc-by-group``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from assay.errors import InvalidInput
@@ -21,7 +22,7 @@ from assay.inference.estimate import Estimate
 from assay.report.drawing import draw_line, literal_text, new_axes, unit_axes
 from assay.report.plotted import ranking_or_reason
 
-__all__ = ["GROUP_METRICS", "MOST_GROUPS", "ROC_GROUPS", "group_plan", "group_points", "plot_metric_by_group",
+__all__ = ["GROUP_METRICS", "IDEAL", "MOST_GROUPS", "PROPORTIONS", "group_range", "ROC_GROUPS", "group_plan", "group_points", "plot_metric_by_group",
            "plot_roc_by_group"]
 
 GROUP_METRICS: dict[str, tuple[str, bool]] = {
@@ -30,10 +31,39 @@ GROUP_METRICS: dict[str, tuple[str, bool]] = {
     "fpr": ("False positive rate", True),
     "detection_prevalence": ("Selection rate", True),
     "roc_auc": ("ROC AUC", False),
+    "brier": ("Brier score", False),
+    "observed_expected": ("Observed / expected events", False),
+    "calibration_slope": ("Calibration slope", False),
 }
 """The metrics drawn by group, as the HTML report draws them: name -> (title, shown as a percentage). The
-metrics of predicted labels need labels (accuracy) or two classes (the rates); the AUC needs two-class scores.
+metrics of predicted labels need labels (accuracy) or two classes (the rates); the AUC needs two-class scores;
+the Brier score probabilities; observed / expected events and the calibration slope two-class probabilities
+(or ``calibration_class``'s).
 A metric is drawn when at least two of "(all)" and the groups have a value."""
+
+IDEAL = {"observed_expected": 1.0, "calibration_slope": 1.0}
+"""The value of perfect calibration, drawn as a dashed line in the charts of these metrics."""
+
+PROPORTIONS = ("accuracy", "recall", "fpr", "detection_prevalence", "roc_auc")
+"""The metrics within [0, 1], drawn on that scale; the others on the span of their values, intervals and ideal."""
+
+
+def group_range(metric: str, found: list[tuple[str, Estimate]]) -> tuple[float, float]:
+    """The value axis of a chart of ``metric`` by group, for the points ``found`` (:func:`group_points`): [0, 1]
+    for a proportion or an AUC, else the span of the values, the intervals and the ideal, a little wider (from 0
+    when that span is within [0, 1], as a Brier score's)."""
+    if metric in PROPORTIONS:
+        return 0.0, 1.0
+    ends = [float(v) for _, e in found for v in (e.value, *((e.ci.low, e.ci.high) if e.ci is not None else ()))
+            if v is not None and math.isfinite(v)]
+    if metric in IDEAL:
+        ends.append(IDEAL[metric])
+    low, high = (min(ends), max(ends)) if ends else (0.0, 1.0)
+    if low >= 0.0 and high <= 1.0 and metric not in IDEAL:
+        return 0.0, max(high * 1.1, 1e-9)
+    pad = 0.08 * (high - low) or 0.5
+    return low - pad, high + pad
+
 
 MOST_GROUPS = 40
 """Groups at most in a chart of a metric by group (the largest), after "(all)"."""
@@ -59,6 +89,14 @@ def _estimate(ev: Any, metric: str) -> Estimate | None:
         return None
     if metric == "roc_auc":
         return getattr(ev.ranking, "roc_auc", None) if ev.ranking is not None else None
+    if metric in ("brier", "observed_expected", "calibration_slope"):
+        p = ev.probabilistic
+        if p is None:
+            return None
+        if metric == "brier":
+            return p.brier
+        h = p.hierarchy
+        return None if h is None else (h.observed_expected if metric == "observed_expected" else h.slope)
     return ev.metrics.get(metric) if ev.thresholded else None
 
 
@@ -127,7 +165,9 @@ def plot_metric_by_group(result: Any, metric: str, ax: Any = None) -> Any:
     ax.set_xticks(xs, [_short(label) for label, _ in found], rotation=45 if len(found) > 6 else 0,
                   ha="right" if len(found) > 6 else "center", fontsize="small")
     ax.set_xlim(-0.6, max(len(found), 1) - 0.4)
-    ax.set_ylim(0.0, 1.0)
+    if metric in IDEAL:
+        ax.axhline(IDEAL[metric], ls="--", color="0.3", lw=1, gid="ideal")
+    ax.set_ylim(*group_range(metric, found))
     ax.set_ylabel(title)
     level = f"{result.confidence * 100:g}%"
     shown = len(result.groups) > MOST_GROUPS

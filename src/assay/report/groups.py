@@ -1,4 +1,5 @@
-"""What ``assay report --by`` shows: a compact table by group, the gaps between the groups, and words.
+"""What ``assay report --by`` shows: a compact table by group (and, for probabilities, their calibration by
+group), the gaps between the groups, and words.
 
 Every number comes from the :class:`~assay.evaluation.groups.GroupedEvaluation`; the whole report of each
 group is in the JSON (``--format json``), and in Python as ``r["group"]``.
@@ -6,8 +7,10 @@ group is in the JSON (``--format json``), and in Python as ``r["group"]``.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from assay.inference.estimate import ConfidenceInterval, Estimate
 from assay.inference.groups import RATES, SUMMARIES
 from assay.report.blocks import Block, Builder, Table
 from assay.report.document import evaluation_headline
@@ -82,6 +85,7 @@ def groups_document(r: Any, *, brief: bool = False) -> list[Block]:
         b.para(f"Warning: {warning}.", "strong")
     words: list[str] = []
     shown_tables = Builder() if brief else b  # brief: the gaps' tables left out, their words kept
+    words += _calibration_by_group(shown_tables, r, shown, level)
     if r.disparities:
         shown_tables.heading("Gaps between the groups (fairlearn's definitions)")
         shown_tables.table(Table(["Summary", f"Value ({level} CI)", "Method"],
@@ -126,6 +130,70 @@ def groups_document(r: Any, *, brief: bool = False) -> list[Block]:
     for w in words:
         b.para(w)
     return b.blocks
+
+
+def _calibration_by_group(b: Builder, r: Any, shown: list[str], level: str) -> list[str]:
+    """Probabilities: each group's Brier score, mean and weak calibration and ECE with their intervals (a table),
+    and a sentence naming the groups whose calibration intercept or slope is off (Holm-adjusted)."""
+    analyses = {label: getattr(ev, "probabilistic", None) for label, ev in
+                [("(all)", r.overall), *((label, r.groups[label]) for label in shown)]}
+    if not any(p is not None for p in analyses.values()):
+        return []
+    hierarchy = any(p is not None and p.hierarchy is not None for p in analyses.values())
+    table = any(p is not None and p.calibration is not None for p in analyses.values())
+    head = ["group", "Brier"] + (["O/E", "Intercept", "Slope"] if hierarchy else []) + (["ECE"] if table else [])
+    rows = []
+    for label, p in analyses.items():
+        if p is None:
+            rows.append([label, *(["—"] * (len(head) - 1))])
+            continue
+        row = [label, estimate_cell(p.brier, as_percent=False)]
+        if hierarchy:
+            h = p.hierarchy
+            row += ["—"] * 3 if h is None else [estimate_cell(e, as_percent=False)
+                                                for e in (h.observed_expected, h.intercept, h.slope)]
+        if table:
+            row.append("—" if p.calibration is None else estimate_cell(_ece(p.calibration), as_percent=True))
+        rows.append(row)
+    one = next((p.calibration_class for p in analyses.values() if p is not None and p.calibration_class), None)
+    of = f" of class {one!r}" if one is not None else ""
+    b.heading(f"Calibration by group{of}" if hierarchy or table else "Brier score by group")
+    caption = [f"value ({level} CI)", *(["ideal O/E 1, intercept 0, slope 1 (rms::val.prob's)"] if hierarchy else []),
+               *([f"ECE in %, {_binning(analyses)}"] if table else [])]
+    b.table(Table(head, rows, align="l" + "r" * (len(head) - 1), caption="; ".join(caption)))
+    if not r.calibration_tests:
+        return []
+    off = r.significant_calibration()
+    tested = len({t["group"] for t in r.calibration_tests if t.get("pvalue_holm") is not None})
+    if not off:
+        return [f"At {r.confidence:.0%}, no group's probabilities{of} are significantly miscalibrated (calibration "
+                f"intercept 0 and slope 1 not rejected in any of {tested} group(s), Holm-adjusted)."]
+    how: dict[str, list[str]] = {}
+    for t in off:
+        if t["test"] == "intercept":
+            how.setdefault(t["group"], []).append("too high on average" if t["estimate"] < 0 else
+                                                  "too low on average")
+        else:
+            how.setdefault(t["group"], []).append("too extreme" if t["estimate"] < 1 else "too moderate")
+    named = [f"{label} ({' and '.join(ways)})" for label, ways in list(how.items())[:5]]
+    more = f" and {len(how) - 5} more" if len(how) > 5 else ""
+    return [f"At {r.confidence:.0%}, the probabilities{of} of {len(how)} of {tested} group(s) are significantly "
+            f"miscalibrated (calibration intercept against 0, slope against 1; Holm-adjusted): "
+            + "; ".join(named) + more + "."]
+
+
+def _ece(table: Any) -> Estimate:
+    """The binned ECE of a calibration table with its bootstrap interval (where it has one)."""
+    interval = table.ece_interval
+    ci = ConfidenceInterval(interval.low, interval.high) \
+        if interval is not None and interval.low is not None and interval.high is not None else None
+    return Estimate(table.ece if math.isfinite(table.ece) else None, ci)
+
+
+def _binning(analyses: dict[str, Any]) -> str:
+    """'10 equal-width bins', as the calibration tables bin the probabilities."""
+    cal = next(p.calibration for p in analyses.values() if p is not None and p.calibration is not None)
+    return f"{len(cal.bins)} {'equal-width' if cal.strategy == 'uniform' else 'equal-count'} bins"
 
 
 def _disparity_words(r: Any, level: str) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from markupsafe import Markup
 
-from assay.report.group_plots import group_points
+from assay.report.group_plots import IDEAL, group_points, group_range
 from assay.report.svg import PALETTE, Chart
 from assay.report.thinning import thin
 
@@ -346,8 +346,12 @@ def group_chart(r: Any, metric: str, title: str, *, percent: bool = True) -> Cha
     found, _ = group_points(r, metric)
     if len(found) < 2:
         return None
-    chart = Chart(f"{title} by group", "", title, x_range=(0, len(found)), y_range=(0.0, 1.0), height=300,
+    low, high = group_range(metric, found)
+    chart = Chart(f"{title} by group", "", title, x_range=(0, len(found)), y_range=(low, high), height=300,
                   width=max(420, 40 * len(found) + 80), x_ticks=False)
+    if metric in IDEAL:
+        chart.line(np.array([0.0, len(found)]), np.array([IDEAL[metric]] * 2), color="#888", width=1, dash="4 3",
+                   label=f"ideal ({IDEAL[metric]:g})")
     for i, (label, e) in enumerate(found):
         color = "#000" if i == 0 else PALETTE[0]
         if e.ci is not None:
@@ -355,7 +359,7 @@ def group_chart(r: Any, metric: str, title: str, *, percent: bool = True) -> Cha
         shown = f"{e.value * 100:.1f}%" if percent else f"{e.value:.3f}"
         chart.point(i + 0.5, e.value, color=color, radius=4, title=f"{label}: {shown}"
                     + (f" ({e.ci.low:.3f} to {e.ci.high:.3f})" if e.ci is not None else ""))
-        chart.text(i + 0.5, 0, label if len(label) <= 10 else label[:9] + "…", anchor="middle", dx=0, dy=16,
+        chart.text(i + 0.5, low, label if len(label) <= 10 else label[:9] + "…", anchor="middle", dx=0, dy=16,
                    size=10)
     return chart
 
