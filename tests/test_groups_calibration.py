@@ -133,3 +133,11 @@ def test_the_slope_chart_shows_its_ideal():
     values = [t["estimate"] for t in r.calibration_tests if t["test"] == "slope" and t["estimate"] is not None]
     assert low < min(values) and max(values) < high
     assert group_range("accuracy", []) == (0.0, 1.0)
+
+
+def test_an_ece_without_its_interval_says_why():
+    g, y, p = _data(n=12_000)  # more distinct (probability, class) cells than the ECE's bootstrap affords
+    r = assay.evaluate(y, y_score=p, threshold=0.5, by=g, bootstrap=200)
+    assert r.overall.probabilistic.calibration.ece_interval.low is None
+    table = str(r).split("Calibration by group")[1].split("\n\n")[0]
+    assert "an ECE without an interval: more than" in " ".join(table.split())

@@ -160,6 +160,11 @@ def _calibration_by_group(b: Builder, r: Any, shown: list[str], level: str) -> l
     b.heading(f"Calibration by group{of}" if hierarchy or table else "Brier score by group")
     caption = [f"value ({level} CI)", *(["ideal O/E 1, intercept 0, slope 1 (rms::val.prob's)"] if hierarchy else []),
                *([f"ECE in %, {_binning(analyses)}"] if table else [])]
+    why = next((p.calibration.ece_interval.note for p in analyses.values() if p is not None and p.calibration
+                is not None and p.calibration.ece_interval is not None and p.calibration.ece_interval.low is None
+                and p.calibration.ece_interval.note), None)
+    if why:  # an ECE shown without its interval: the first reason (the same budget for each)
+        caption.append(f"an ECE without an interval: {why.removeprefix('no interval: ')}")
     b.table(Table(head, rows, align="l" + "r" * (len(head) - 1), caption="; ".join(caption)))
     if not r.calibration_tests:
         return []
