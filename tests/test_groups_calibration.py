@@ -141,3 +141,18 @@ def test_an_ece_without_its_interval_says_why():
     assert r.overall.probabilistic.calibration.ece_interval.low is None
     table = str(r).split("Calibration by group")[1].split("\n\n")[0]
     assert "an ECE without an interval: more than" in " ".join(table.split())
+
+
+def test_one_class_of_several_by_group():
+    rng = np.random.default_rng(5)
+    z = rng.normal(size=(1500, 3))
+    proba = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    y = np.array(["x", "y", "z"])[[rng.choice(3, p=q) for q in proba]]
+    g = rng.choice(["a", "b"], 1500)
+    r = assay.evaluate(y, y_proba=proba, labels=["x", "y", "z"], by=g, calibration_class="y", bootstrap=200)
+    assert {t["group"] for t in r.calibration_tests} == {"a", "b"}
+    assert r.calibration_tests[0]["pvalue"] == r["a"].probabilistic.hierarchy.intercept_pvalue
+    text = str(r)
+    assert "Calibration by group of class 'y'" in text and "Brier (all classes)" in text
+    plain = str(assay.evaluate(y, y_proba=proba, labels=["x", "y", "z"], by=g, bootstrap=200))
+    assert "Calibration by group\n" in plain and "O/E" not in plain.split("Calibration by group")[1].split("\n\n")[0]

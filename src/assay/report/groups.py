@@ -141,7 +141,9 @@ def _calibration_by_group(b: Builder, r: Any, shown: list[str], level: str) -> l
         return []
     hierarchy = any(p is not None and p.hierarchy is not None for p in analyses.values())
     table = any(p is not None and p.calibration is not None for p in analyses.values())
-    head = ["group", "Brier"] + (["O/E", "Intercept", "Slope"] if hierarchy else []) + (["ECE"] if table else [])
+    one = next((p.calibration_class for p in analyses.values() if p is not None and p.calibration_class), None)
+    head = ["group", "Brier" if one is None else "Brier (all classes)"] + \
+        (["O/E", "Intercept", "Slope"] if hierarchy else []) + (["ECE"] if table else [])
     rows = []
     for label, p in analyses.items():
         if p is None:
@@ -155,7 +157,6 @@ def _calibration_by_group(b: Builder, r: Any, shown: list[str], level: str) -> l
         if table:
             row.append("—" if p.calibration is None else estimate_cell(_ece(p.calibration), as_percent=True))
         rows.append(row)
-    one = next((p.calibration_class for p in analyses.values() if p is not None and p.calibration_class), None)
     of = f" of class {one!r}" if one is not None else ""
     b.heading(f"Calibration by group{of}" if hierarchy or table else "Brier score by group")
     caption = [f"value ({level} CI)", *(["ideal O/E 1, intercept 0, slope 1 (rms::val.prob's)"] if hierarchy else []),
