@@ -116,9 +116,9 @@ def test_a_report_counts_each_range_a_bounded_number_of_times(spill_dir, monkeyp
     close(a, b)
     walks = len(counted) / len(set(counted))
     # one walk of every fold, then the reads by index (operating points, thresholds, calibration bins, the drawn
-    # points): each range counted about 7 times (was about 18 when each metric walked on its own); a range
-    # counted per chunk (or per column) would be hundreds
-    assert 5 <= walks <= 9, walks
+    # points): each range counted about 5 times (about 7 while the best thresholds looked at their best piece
+    # again, 18 when each metric walked on its own); a range counted per chunk (or per column) would be hundreds
+    assert 4 <= walks <= 9, walks
 
 
 def test_a_small_tmpfs_holds_the_keys_and_the_report_completes(tmp_path):

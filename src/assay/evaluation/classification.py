@@ -72,9 +72,11 @@ WEIGHTED_NOTE = "no interval: the sample weights are not counts"
 
 
 class _Pending:
-    """Collects statistics whose interval comes from the one shared bootstrap."""
+    """Collects statistics whose interval comes from the one shared bootstrap, and the binomial proportions,
+    whose intervals come from one vectorised call (:func:`_proportion_estimates`)."""
     def __init__(self) -> None:
         self.functions: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
+        self.proportions: dict[str, tuple[float, float]] = {}  # successes and trials
         self.values: dict[str, float] = {}
         self.skipped: dict[str, str] = {}
         self.skip_note: str | None = None
@@ -88,6 +90,24 @@ class _Pending:
             self.functions[key] = fn
         self.values[key] = value
         return key
+
+    def add_proportion(self, key: str, value: float, successes: float, trials: float) -> str:
+        """Register a binomial proportion for the proportions' interval."""
+        self.proportions[key] = (successes, trials)
+        self.values[key] = value
+        return key
+
+
+def _proportion_estimates(pending: _Pending, confidence: float, interval: str) -> dict[str, Estimate]:
+    """Every registered proportion's estimate, the bounds of all of them from one call of
+    :func:`proportion_bounds` (elementwise: the same numbers as one call each)."""
+    if not pending.proportions:
+        return {}
+    k, n = (np.array(column, dtype=np.float64) for column in zip(*pending.proportions.values()))
+    low, high = proportion_bounds(k, n, confidence=confidence, method=interval)
+    return {key: Estimate(pending.values[key], ConfidenceInterval(float(lo), float(hi)), interval,
+                          _normal_note(successes, trials, interval))
+            for key, successes, trials, lo, hi in zip(pending.proportions, k, n, low, high)}
 
 
 def _fbeta_metric(beta: float) -> BinaryMetric:
@@ -142,16 +162,14 @@ def _binary_estimate(
     confidence: float,
     interval: str,
 ) -> Estimate | str:
-    """An Estimate, or the bootstrap key under which its interval will come."""
+    """An Estimate, or the key under which its interval will come (the bootstrap's or the proportions')."""
     value = float(spec.compute(cells))
     if not np.isfinite(value):
         return Estimate.undefined(spec.undefined(cells, P, N) or "undefined")
     if pending.no_interval is not None:
         return Estimate(value, None, None, pending.no_interval)
     if spec.kind == "proportion" and spec.proportion is not None:
-        k, n = spec.proportion(cells)
-        low, high = proportion_bounds(k, n, confidence=confidence, method=interval)
-        return Estimate(value, ConfidenceInterval(float(low), float(high)), interval, _normal_note(k, n, interval))
+        return pending.add_proportion(key, value, *spec.proportion(cells))
     if spec.kind == "risk-ratio":
         if spec.name == "lr_positive":
             ci = risk_ratio_ci(float(cells.tp), float(cells.positives), float(cells.fp), float(cells.negatives),
@@ -174,8 +192,7 @@ def _normal_note(k: float, n: float, interval: str) -> str | None:
 
 
 def _matrix_estimate(
-    spec: MatrixMetric, counts: np.ndarray, key: str, pending: _Pending, confidence: float, interval: str,
-    kappa: KappaResult | None,
+    spec: MatrixMetric, counts: np.ndarray, key: str, pending: _Pending, kappa: KappaResult | None,
 ) -> Estimate | str:
     value = float(spec.compute(counts))
     if not np.isfinite(value):
@@ -185,9 +202,7 @@ def _matrix_estimate(
     if pending.no_interval is not None:
         return Estimate(value, None, None, pending.no_interval)
     if spec.kind == "proportion" and spec.proportion is not None:
-        k, n = spec.proportion(counts)
-        low, high = proportion_bounds(k, n, confidence=confidence, method=interval)
-        return Estimate(value, ConfidenceInterval(float(low), float(high)), interval, _normal_note(k, n, interval))
+        return pending.add_proportion(key, value, *spec.proportion(counts))
     if spec.kind == "kappa":
         note = None
         if kappa.se == 0:
@@ -284,11 +299,10 @@ def analyse_confusion(
                 confidence, interval,
             )
         for name in ("kappa", "chance_agreement", "no_information_rate"):
-            metrics[name] = _matrix_estimate(MATRIX_METRICS[name], counts, f"metrics.{name}", pending,
-                                             confidence, interval, kappa)
+            metrics[name] = _matrix_estimate(MATRIX_METRICS[name], counts, f"metrics.{name}", pending, kappa)
     else:
         for name, spec in MATRIX_METRICS.items():
-            metrics[name] = _matrix_estimate(spec, counts, f"metrics.{name}", pending, confidence, interval, kappa)
+            metrics[name] = _matrix_estimate(spec, counts, f"metrics.{name}", pending, kappa)
 
     if cost_matrix is not None or (costs is not None and positive is not None):
         # one expected cost however the costs are given: Student's t on the per-instance costs (costs.py says why)
@@ -356,10 +370,11 @@ def analyse_confusion(
                 continue
 
             def fn(stack: np.ndarray, spec: BinaryMetric = spec, kind: str = kind) -> np.ndarray:
-                v = spec.compute(one_vs_rest(stack))
+                c = one_vs_rest(stack)
+                v = spec.compute(c)
                 if kind == "macro":
                     return v.mean(axis=-1)
-                w = stack.sum(axis=-1).astype(np.float64)
+                w = c.positives  # each class's support
                 used = w > 0
                 total = np.where(used, v * w, 0.0).sum(axis=-1) / w.sum(axis=-1)
                 return np.where((np.isnan(v) & used).any(axis=-1), np.nan, total)
@@ -368,10 +383,13 @@ def analyse_confusion(
 
     intervals = bootstrap_matrix_ci(counts, pending.functions, confidence=confidence, settings=bootstrap) \
         if pending.functions else {}
+    proportions = _proportion_estimates(pending, confidence, interval)
 
     def resolve(v: Estimate | str) -> Estimate:
         if isinstance(v, Estimate):
             return v
+        if v in proportions:
+            return proportions[v]
         if v in pending.skipped:
             return Estimate(pending.values[v], None, None, pending.skipped[v])
         b = intervals[v]

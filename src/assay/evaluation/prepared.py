@@ -28,13 +28,12 @@ __all__ = ["Prepared", "prepare", "predictions", "oriented", "check_weights", "r
 
 
 def require_two_classes(true_codes: np.ndarray, labels: tuple[str, ...], field: str = "y_true") -> None:
-    present = np.flatnonzero(np.bincount(true_codes, minlength=len(labels)))
     if len(true_codes) == 0:
         raise InvalidInput("no instances to evaluate", field=field)
-    if present.size < 2:
+    if not (true_codes != true_codes[0]).any():  # one comparison a row, not a count of every class
         raise InvalidInput(
-            f"has a single class ({labels[present[0]]!r}); at least two classes are needed to evaluate a classifier",
-            field=field,
+            f"has a single class ({labels[true_codes[0]]!r}); at least two classes are needed to evaluate a "
+            "classifier", field=field,
         )
 
 
@@ -146,7 +145,8 @@ def predictions(
             used = resolve_threshold(threshold, prepared.scores)
         p = prepared.labels.index(prepared.positive)
         positive_side = prepared.scores <= used if lower else prepared.scores >= used
-        return prepared, np.where(positive_side, p, 1 - p), used
+        predicted = positive_side if p == 1 else ~positive_side  # where class 1 (code 1) is predicted
+        return prepared, predicted.astype(np.int64), used
     if threshold is not None:
         if y_pred is not None:
             raise InvalidInput("a threshold applies to scores or probabilities, not to predicted labels",

@@ -94,7 +94,8 @@ def bootstrap_matrix_ci(
     sizes = m.sum(axis=1)
     rows = [i for i in range(k) if sizes[i] > 0]
     per_chunk = max(1, min(settings.resamples, 4_000_000 // max(k * k, 1)))
-    values: dict[str, list[np.ndarray]] = {name: [] for name in statistics}
+    names = list(statistics)
+    replicates = np.empty((len(names), settings.resamples))  # a row of replicates per statistic
     # each row is drawn over its non-zero cells only: a zero cell stays zero, and numpy's multinomial
     # draws nothing for a zero probability, so the draws (and the intervals) are the same as over
     # the whole row, at a cost that grows with the non-zero cells rather than with k
@@ -105,20 +106,24 @@ def bootstrap_matrix_ci(
         stack = np.zeros((size, k, k), dtype=np.int64).view(MatrixStack)
         for i in rows:
             stack[:, i, cells[i]] = rng.multinomial(int(sizes[i]), m[i, cells[i]] / sizes[i], size=size)
-        for name, fn in statistics.items():
-            values[name].append(np.asarray(fn(stack), dtype=np.float64).reshape(size))
+        for j, fn in enumerate(statistics.values()):
+            replicates[j, done:done + size] = np.asarray(fn(stack), dtype=np.float64).reshape(size)
         done += size
     alpha = 1.0 - confidence
+    levels = [alpha / 2.0, 1.0 - alpha / 2.0]
+    finite = np.isfinite(replicates)
+    shares = finite.mean(axis=1)
+    everywhere = finite.all(axis=1)  # defined in every resample: their quantiles in one call (the same numbers)
+    bounds = dict(zip(np.flatnonzero(everywhere).tolist(),
+                      np.quantile(replicates[everywhere], levels, axis=1).T.tolist()))
     out: dict[str, BootstrapInterval] = {}
-    for name, chunks in values.items():
-        replicates = np.concatenate(chunks)
-        finite = np.isfinite(replicates)
-        share = float(finite.mean())
+    for j, name in enumerate(names):
+        share = float(shares[j])
         if share < MIN_DEFINED:
             out[name] = BootstrapInterval(
                 None, share, f"no interval: undefined in {1 - share:.1%} of bootstrap resamples"
             )
             continue
-        low, high = np.quantile(replicates[finite], [alpha / 2.0, 1.0 - alpha / 2.0])
+        low, high = bounds[j] if everywhere[j] else np.quantile(replicates[j][finite[j]], levels)
         out[name] = BootstrapInterval(ConfidenceInterval(float(low), float(high)), share)
     return out

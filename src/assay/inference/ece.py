@@ -350,15 +350,20 @@ def _smooth_of_grid(mass: np.ndarray, n: float, grid: int) -> tuple[float, float
         return float((trapezoid * np.abs(smooth_r)).sum() / n)
 
     low, high = 0.0, 1.0  # smECE_σ - σ decreases in σ; at σ = 1, smECE < 1
-    if at(1.0) >= 1.0:
-        return at(1.0), 1.0
+    at_high = at(high)  # each σ's smECE computed once (an FFT each)
+    if at_high >= 1.0:
+        return at_high, high
     for _ in range(BISECTIONS):
         mid = (low + high) / 2.0
-        if mid < MIN_BANDWIDTH or mid < at(mid):
+        if mid < MIN_BANDWIDTH:
+            low = mid
+            continue
+        at_mid = at(mid)
+        if mid < at_mid:
             low = mid
         else:
-            high = mid
-    return at(high), high
+            high, at_high = mid, at_mid
+    return at_high, high
 
 
 def smooth_ece(values: np.ndarray, outcome: np.ndarray, counts: np.ndarray, *,

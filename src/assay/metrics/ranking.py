@@ -175,41 +175,59 @@ def _roc_of_piece(p: Piece) -> tuple[int, np.ndarray, np.ndarray]:
     return p.start + 1, fpr, tpr
 
 
+def _near(values: np.ndarray, start: int, target: float, tol: float) -> tuple[int, float, int]:
+    """(index, value) of the first of ``values`` (points ``start`` on) within ``tol`` of ``target``, and the
+    number of them; (-1, target, 0) if none."""
+    near = np.flatnonzero(np.abs(values - target) <= tol)
+    return (start + int(near[0]), float(values[near[0]]), len(near)) if len(near) else (-1, target, 0)
+
+
+def _tolerance(target: float) -> float:
+    return 1e-12 * max(1.0, abs(target))
+
+
 @dataclass(frozen=True)
 class BestFold:
     """The ROC points best for each (objective, best) pair, as a fold (:func:`walk_summary`): each piece
-    gives its best value of each objective; then only the pieces whose best is within 1e-12 of the best of
-    all are looked at again (:class:`NearFold`), for the first point reaching it and the number of points
-    that do (:func:`best_points`).
+    gives its best value of each objective, with the first of its points within 1e-12 of that value and
+    their number; then only the pieces whose best is near the best of all without being it are looked at
+    again (:class:`NearFold`), for the first point within 1e-12 of the best of all and the number of points
+    that are (:func:`best_points`). A piece whose best is the best of all has counted them already (one
+    summary of at most a chunk of distinct scores, the common case, is walked once).
     """
 
     objectives: tuple[tuple[Any, str], ...]
     columns = ("tp", "fp")
 
-    def piece(self, p: Piece) -> list[float]:
-        _, fpr, tpr = _roc_of_piece(p)
+    def piece(self, p: Piece) -> list[tuple[float, tuple[int, float, int]]]:
+        start, fpr, tpr = _roc_of_piece(p)
         out = []
         for objective, best in self.objectives:
             values = objective(fpr, tpr)
-            out.append(float(values.max()) if best == "max" else float(values.min()))
+            extreme = float(values.max()) if best == "max" else float(values.min())
+            out.append((extreme, _near(values, start, extreme, _tolerance(extreme))))
         return out
 
-    def combine(self, partials: list[list[float]], look: Any) -> list[tuple[int, float, int]]:
-        columns = [[part[j] for part in partials] for j in range(len(self.objectives))]
+    def combine(self, partials: list[list[tuple[float, tuple[int, float, int]]]],
+                look: Any) -> list[tuple[int, float, int]]:
+        columns = [[part[j][0] for part in partials] for j in range(len(self.objectives))]
         targets = tuple(max(column) if best == "max" else min(column)
                         for column, (_, best) in zip(columns, self.objectives))
-        tols = tuple(1e-12 * max(1.0, abs(target)) for target in targets)
-        # a piece whose best is farther from every target has no point near one
+        tols = tuple(_tolerance(target) for target in targets)
+        # a piece whose best is farther from every target has no point near one; one whose best is the
+        # target has its points near it counted; the others are looked at again
         near = [i for i in range(len(partials))
                 if any(abs(column[i] - t) <= tol for column, t, tol in zip(columns, targets, tols))]
-        seen = look(NearFold(self.objectives, targets, tols), near)
+        again = [i for i in near if any(abs(column[i] - t) <= tol and column[i] != t
+                                        for column, t, tol in zip(columns, targets, tols))]
+        seen = dict(zip(again, look(NearFold(self.objectives, targets, tols), again)))
         found = []
         for j, target in enumerate(targets):
             first, value, hits = -1, target, 0
-            for i, per in zip(near, seen):
+            for i in near:
                 if abs(columns[j][i] - target) > tols[j]:
                     continue
-                at, at_value, count = per[j]
+                at, at_value, count = partials[i][j][1] if columns[j][i] == target else seen[i][j]
                 if count and first < 0:
                     first, value = at, at_value
                 hits += count
@@ -229,12 +247,8 @@ class NearFold:
 
     def piece(self, p: Piece) -> list[tuple[int, float, int]]:
         start, fpr, tpr = _roc_of_piece(p)
-        out = []
-        for (objective, _), target, tol in zip(self.objectives, self.targets, self.tols):
-            values = objective(fpr, tpr)
-            near = np.flatnonzero(np.abs(values - target) <= tol)
-            out.append((start + int(near[0]), float(values[near[0]]), len(near)) if len(near) else (-1, target, 0))
-        return out
+        return [_near(objective(fpr, tpr), start, target, tol)
+                for (objective, _), target, tol in zip(self.objectives, self.targets, self.tols)]
 
     def combine(self, partials: list[Any], look: Any) -> list[Any]:
         return partials
