@@ -8,7 +8,8 @@ the rest, the differences with their intervals and tests, Holm-adjusted), the us
 AUC against the rest's (DeLong's unpaired test), and with two-class probabilities whether each group's are
 calibrated (its calibration intercept tested against 0 and its slope against 1, Holm-adjusted over the
 groups). A threshold chosen on the data (``youden``, ...) is chosen once, on all the instances, and applied to
-every group, so that the groups are compared at one threshold. A group too small to conclude anything is named in a warning rather than shown as a bare number.
+every group, so that the groups are compared at one threshold. A group too small to conclude anything is named
+in a warning rather than shown as a bare number.
 """
 
 from __future__ import annotations

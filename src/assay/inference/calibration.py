@@ -66,7 +66,7 @@ from assay.metrics.ranking import walk_summary, want
 from assay.summaries.walk import in_summary_order
 
 __all__ = ["CalibrationHierarchy", "CalibrationStart", "CalibrationStartFold", "CalibrationSumsFold", "LogisticFold",
-           "ask_calibration", "calibration_hierarchy"]
+           "ask_calibration", "calibration_hierarchy", "miscalibration"]
 
 MAX_STEPS = 50
 """Newton steps at most (a fit that has not converged by then is reported undefined)."""
@@ -445,6 +445,14 @@ def ask_calibration(summary: Any) -> None:
     want(summary, CalibrationStartFold())
 
 
+def miscalibration(test: str, estimate: float) -> str:
+    """How probabilities are off when a test rejects: the calibration ``intercept`` (against 0) below 0 means
+    they are too high on average; the ``slope`` (against 1) below 1 that they are too extreme."""
+    if test == "intercept":
+        return "too high on average" if estimate < 0 else "too low on average"
+    return "too extreme (slope below 1)" if estimate < 1 else "too moderate (slope above 1)"
+
+
 @dataclass(frozen=True)
 class CalibrationHierarchy:
     """Mean and weak calibration and Spiegelhalter's test of two-class probabilities (see the module)."""
@@ -477,9 +485,9 @@ class CalibrationHierarchy:
         alpha = 1.0 - self.confidence
         off = []
         if self.intercept_pvalue is not None and self.intercept_pvalue < alpha:
-            off.append("too high on average" if self.intercept.value < 0 else "too low on average")
+            off.append(miscalibration("intercept", self.intercept.value))
         if self.slope_pvalue is not None and self.slope_pvalue < alpha:
-            off.append("too extreme (slope below 1)" if self.slope.value < 1 else "too moderate (slope above 1)")
+            off.append(miscalibration("slope", self.slope.value))
         if not off:
             return (f"At {self.confidence:.0%}, {subject} are not significantly miscalibrated on average or in "
                     "spread (calibration intercept 0 and slope 1 not rejected).")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from assay.inference.calibration import miscalibration
 from assay.inference.estimate import ConfidenceInterval, Estimate
 from assay.inference.groups import RATES, SUMMARIES
 from assay.report.blocks import Block, Builder, Table
@@ -176,11 +177,7 @@ def _calibration_by_group(b: Builder, r: Any, shown: list[str], level: str) -> l
                 f"intercept 0 and slope 1 not rejected in any of {tested} group(s), Holm-adjusted)."]
     how: dict[str, list[str]] = {}
     for t in off:
-        if t["test"] == "intercept":
-            how.setdefault(t["group"], []).append("too high on average" if t["estimate"] < 0 else
-                                                  "too low on average")
-        else:
-            how.setdefault(t["group"], []).append("too extreme" if t["estimate"] < 1 else "too moderate")
+        how.setdefault(t["group"], []).append(miscalibration(t["test"], t["estimate"]))
     named = [f"{label} ({' and '.join(ways)})" for label, ways in list(how.items())[:5]]
     more = f" and {len(how) - 5} more" if len(how) > 5 else ""
     return [f"At {r.confidence:.0%}, the probabilities{of} of {len(how)} of {tested} group(s) are significantly "
