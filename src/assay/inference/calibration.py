@@ -355,9 +355,8 @@ class CalibrationStartFold:
             self._moments(-below, n, moments)  # a run's ends binned otherwise by _block (logit(p) at an edge)
             return
         width = 2.0 * START_RANGE / self.bins
-        d = below
-        for j, start, stop in zip(k.tolist(), starts.tolist(), stops.tolist()):
-            d[start:stop] += (j + 0.5) * width - START_RANGE  # −(logit(p) − its bin's centre)
+        d = below  # the runs cover the block, in order: each entry's bin centre by one np.repeat
+        d += np.repeat((k + 0.5) * width - START_RANGE, stops - starts)  # −(logit(p) − its bin's centre)
         nd = n * d
         nd2 = nd * d
         d *= nd2
