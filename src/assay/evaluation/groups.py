@@ -318,7 +318,7 @@ def _calibration_tests(evaluated: Sequence[tuple[str, Evaluation]]) -> tuple[dic
     them), the p-values of all the groups' tests adjusted together by Holm's method."""
     found = []
     for label, ev in evaluated:
-        h = getattr(ev.probabilistic, "hierarchy", None) if ev.probabilistic is not None else None
+        h = ev.probabilistic.hierarchy if ev.probabilistic is not None else None
         if h is None:
             continue
         for name, hypothesis, pvalue in CALIBRATION_TESTS:

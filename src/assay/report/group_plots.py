@@ -22,8 +22,8 @@ from assay.inference.estimate import Estimate
 from assay.report.drawing import draw_line, literal_text, new_axes, unit_axes
 from assay.report.plotted import ranking_or_reason
 
-__all__ = ["GROUP_METRICS", "IDEAL", "MOST_GROUPS", "PROPORTIONS", "group_range", "ROC_GROUPS", "group_plan", "group_points", "plot_metric_by_group",
-           "plot_roc_by_group"]
+__all__ = ["GROUP_METRICS", "IDEAL", "MOST_GROUPS", "PROPORTIONS", "ROC_GROUPS", "group_plan", "group_points",
+           "group_range", "plot_metric_by_group", "plot_roc_by_group"]
 
 GROUP_METRICS: dict[str, tuple[str, bool]] = {
     "accuracy": ("Accuracy", True),

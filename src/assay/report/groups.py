@@ -136,7 +136,7 @@ def groups_document(r: Any, *, brief: bool = False) -> list[Block]:
 def _calibration_by_group(b: Builder, r: Any, shown: list[str], level: str) -> list[str]:
     """Probabilities: each group's Brier score, mean and weak calibration and ECE with their intervals (a table),
     and a sentence naming the groups whose calibration intercept or slope is off (Holm-adjusted)."""
-    analyses = {label: getattr(ev, "probabilistic", None) for label, ev in
+    analyses = {label: None if ev is None else ev.probabilistic for label, ev in
                 [("(all)", r.overall), *((label, r.groups[label]) for label in shown)]}
     if not any(p is not None for p in analyses.values()):
         return []
